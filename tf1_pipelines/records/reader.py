@@ -1,0 +1,59 @@
+"""Reading TFRecord files outside a graph, with errors that name file and record."""
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterator, Sequence
+
+import tensorflow as tf
+
+from tf1_pipelines.errors import DataError
+
+
+def list_record_files(directory: str | os.PathLike[str], pattern: str = "*.tfrecords") -> list[str]:
+    """Sorted files matching ``pattern`` in ``directory``.
+
+    Raises DataError when the directory is missing or holds no matching file.
+    """
+    directory = os.fspath(directory)
+    if not os.path.isdir(directory):
+        raise DataError("TFRecord directory does not exist", path=directory)
+    files = sorted(glob.glob(os.path.join(directory, pattern)))
+    if not files:
+        raise DataError(f"no TFRecord files matching {pattern!r} in this directory", path=directory)
+    return files
+
+
+def iterate_records(path: str | os.PathLike[str]) -> Iterator[bytes]:
+    """Yield the serialized records of one file.
+
+    A missing file, a truncated record or a CRC mismatch raises DataError naming
+    the file and the index of the first bad record.
+    """
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise DataError("TFRecord file does not exist", path=path)
+    index = 0
+    try:
+        for record in tf.compat.v1.io.tf_record_iterator(path):
+            yield record
+            index += 1
+    except tf.errors.OpError as exc:  # DataLossError for truncation and bad CRCs
+        raise DataError(f"corrupt or truncated TFRecord ({exc.message})", path=path,
+                        record=index) from exc
+
+
+def count_records(paths: Sequence[str | os.PathLike[str]]) -> dict[str, int]:
+    """Number of records in each file, reading every record (so it also verifies CRCs)."""
+    return {os.fspath(p): sum(1 for _ in iterate_records(p)) for p in paths}
+
+
+def find_corrupt_file(paths: Sequence[str | os.PathLike[str]]) -> DataError | None:
+    """The DataError for the first unreadable file among ``paths``, or None if all read."""
+    for path in paths:
+        try:
+            for _ in iterate_records(path):
+                pass
+        except DataError as error:
+            return error
+    return None

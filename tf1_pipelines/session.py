@@ -1,0 +1,426 @@
+"""The uniform session API shared by every pipeline.
+
+A :class:`Pipeline` builds its input tensors into a TF1 graph (its own private
+graph by default, or one the caller gives), and then runs them:
+
+* ``get_batch()`` runs them in the pipeline's own session; ``get_batch(sess)``
+  runs them in the caller's session (the pipeline is then built into
+  ``sess.graph``).
+* Variables the pipeline made (e.g. ``num_epochs`` counters) and iterator
+  initializers run on first use in each session; queue runners start then too,
+  under a ``Coordinator`` of ours.
+* ``configure(batch_size=...)`` changes placeholder-fed settings; iterators that
+  depend on them are re-initialised (a reinitializable iterator restarts).
+* ``close()`` (also on ``with`` exit and garbage collection) requests stop,
+  cancels pending enqueues and joins every thread with a bound.
+
+Errors: the end of the data raises :class:`EndOfData` (an ``OutOfRangeError``);
+a step that produces nothing within ``stall_timeout`` seconds raises
+:class:`PipelineStalled` naming the queues and their sizes; an exception in a
+reader thread surfaces as :class:`DataError` carrying the original message and,
+where the subclass can tell, the file.
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+import tensorflow as tf
+
+from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
+
+tf1 = tf.compat.v1
+
+_QUEUE_OP_TYPES = ("FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2")
+
+
+class QueueStatus(NamedTuple):
+    """How full one queue of a pipeline is at one moment."""
+
+    name: str
+    size: int
+    capacity: int
+
+    @property
+    def fraction_full(self) -> float:
+        return self.size / self.capacity if self.capacity > 0 else 0.0
+
+
+def check_positive_int(name: str, value: Any) -> int:
+    """``value`` as an int if it is a whole number >= 1, else ConfigError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ConfigError(f"{name} must be a whole number >= 1, got {value!r}")
+    return int(value)
+
+
+@dataclass
+class _Built:
+    """What building the pipeline into one graph produced."""
+
+    graph: tf.Graph
+    tensors: Any                                   # the Batch of tensors
+    placeholders: dict[str, tf.Tensor]             # setting name -> placeholder
+    variable_initializer: tf.Operation | None      # our global and local variables
+    iterator_initializers: list[tf.Operation]      # re-run when a setting changes
+    queue_runners: list[Any]                       # tf1.train.QueueRunner
+    queue_sizes: dict[str, tuple[tf.Tensor, int]]  # queue name -> (size op, capacity)
+    fill_summaries: dict[str, tf.Tensor]           # "…/fraction_of_N_full" -> value
+
+
+@dataclass
+class _Run:
+    """The pipeline's state inside one session."""
+
+    session: Any
+    coordinator: Any
+    threads: list[threading.Thread] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+class _Runs:
+    """Every session the pipeline runs in, kept apart from the pipeline so that a
+    ``weakref.finalize`` can stop the threads without keeping the pipeline alive."""
+
+    def __init__(self, join_timeout: float) -> None:
+        self.join_timeout = join_timeout
+        self.by_session: dict[int, _Run] = {}
+        self.own_session: Any = None
+
+    def stop_all(self) -> list[BaseException]:
+        """Stop and join every thread; close our own session. Returns join errors."""
+        errors: list[BaseException] = []
+        for run in list(self.by_session.values()):
+            errors.extend(stop_run(run, self.join_timeout))
+        self.by_session.clear()
+        if self.own_session is not None:
+            self.own_session.close()
+            self.own_session = None
+        return errors
+
+
+def stop_run(run: _Run, join_timeout: float) -> list[BaseException]:
+    """Request stop, let the queue runners cancel pending enqueues, join with a bound."""
+    errors: list[BaseException] = []
+    run.coordinator.request_stop()
+    try:
+        run.coordinator.join(run.threads, stop_grace_period_secs=join_timeout)
+    except tf.errors.OpError:
+        pass  # a reader error already reported through get_batch
+    except RuntimeError as exc:  # threads still alive after the grace period
+        errors.append(exc)
+    except Exception as exc:  # noqa: BLE001 - the coordinator re-raises thread errors as is
+        errors.append(exc)
+    run.threads.clear()
+    return errors
+
+
+class Pipeline:
+    """Base class of every pipeline's uniform face.
+
+    Subclasses set ``name`` and ``Batch`` (a NamedTuple class whose docstring
+    gives each field's shape, dtype, layout and value range) and implement
+    :meth:`_build`, which runs inside ``graph.as_default()`` and returns a Batch
+    of tensors. During ``_build`` they may call :meth:`_setting_placeholder` for
+    values fed from :meth:`configure`, and :meth:`_add_iterator_initializer`.
+    """
+
+    name: ClassVar[str] = "pipeline"
+    Batch: ClassVar[type] = tuple
+
+    def __init__(self, *, batch_size: int, graph: tf.Graph | None = None,
+                 stall_timeout: float = 60.0, join_timeout: float = 10.0,
+                 session_config: Any = None) -> None:
+        if stall_timeout <= 0:
+            raise ConfigError(f"stall_timeout must be > 0 seconds, got {stall_timeout!r}")
+        self._settings: dict[str, Any] = {"batch_size": check_positive_int("batch_size", batch_size)}
+        self._graph = graph
+        self.stall_timeout = float(stall_timeout)
+        self._session_config = session_config
+        self._built: _Built | None = None
+        self._pending_placeholders: dict[str, tf.Tensor] = {}
+        self._pending_initializers: list[tf.Operation] = []
+        self._runs = _Runs(join_timeout)
+        self._closed = False
+        self._finalizer = weakref.finalize(self, _Runs.stop_all, self._runs)
+
+    # ----------------------------------------------------------------- subclass API
+    def _build(self) -> Any:
+        """Create the input tensors in the current default graph; return a Batch."""
+        raise NotImplementedError
+
+    def _setting_placeholder(self, name: str, dtype: tf.DType = tf.int64) -> tf.Tensor:
+        """A scalar placeholder fed with the current value of setting ``name``."""
+        if name not in self._settings:
+            raise KeyError(f"{type(self).__name__} has no setting {name!r}")
+        placeholder = tf1.placeholder(dtype, shape=[], name=name)
+        self._pending_placeholders[name] = placeholder
+        return placeholder
+
+    def _add_iterator_initializer(self, initializer: tf.Operation) -> None:
+        """An initializer run on first use in a session and again after configure()."""
+        self._pending_initializers.append(initializer)
+
+    def _iterator_initializers_for(self, settings: dict[str, Any]) -> list[tf.Operation]:
+        """Which initializers to run for these settings (all of them by default;
+        a pipeline with one dataset per level of detail picks one)."""
+        return self._built.iterator_initializers if self._built else []
+
+    def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
+        """A DataError naming the file behind a reader error, if the subclass can tell."""
+        return None
+
+    def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Check and normalise settings given to configure(); raise ConfigError."""
+        if "batch_size" in settings:
+            settings["batch_size"] = check_positive_int("batch_size", settings["batch_size"])
+        unknown = sorted(set(settings) - set(self._settings))
+        if unknown:
+            raise ConfigError(f"{self.name} cannot configure {unknown}; "
+                              f"it has {sorted(self._settings)}")
+        return settings
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def graph(self) -> tf.Graph:
+        """The graph the pipeline is (or will be) built into."""
+        if self._graph is None:
+            self._graph = tf.Graph()
+        return self._graph
+
+    @property
+    def tensors(self) -> Any:
+        """The Batch of ``tf.Tensor`` in :attr:`graph`, to wire into a model."""
+        return self._ensure_built(self.graph).tensors
+
+    @property
+    def batch_size(self) -> int:
+        return self._settings["batch_size"]
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """A copy of the current configurable settings."""
+        return dict(self._settings)
+
+    @property
+    def session(self) -> Any:
+        """The pipeline's own ``tf.compat.v1.Session`` (created on first use)."""
+        self._check_open()
+        if self._runs.own_session is None:
+            self._runs.own_session = tf1.Session(graph=self.graph, config=self._session_config)
+        return self._runs.own_session
+
+    def feed_dict(self) -> dict[tf.Tensor, Any]:
+        """The placeholder values (e.g. batch size) to feed when you ``sess.run``
+        your own ops built on :attr:`tensors`."""
+        self._ensure_built(self.graph)
+        return self._feed(None)
+
+    def configure(self, **settings: Any) -> None:
+        """Change placeholder-fed settings (``batch_size=``, and per pipeline e.g.
+        ``lod=``). Iterators are re-initialised only when something changed."""
+        self._check_open()
+        settings = self._validate_settings(dict(settings))
+        if all(self._settings.get(k) == v for k, v in settings.items()):
+            return
+        self._settings.update(settings)
+        for run in self._runs.by_session.values():
+            self._reinitialize(run)
+
+    def get_batch(self, sess: Any = None) -> Any:
+        """The next Batch of numpy arrays.
+
+        Without ``sess`` the pipeline's own session runs it; with ``sess`` the
+        caller's session does (the pipeline must be built into ``sess.graph``).
+        Raises EndOfData at the end of the data, PipelineStalled after
+        ``stall_timeout`` seconds without a batch, DataError for bad records.
+        """
+        self._check_open()
+        sess = self.session if sess is None else sess
+        run = self._ensure_running(sess)
+        built = self._built
+        options = tf1.RunOptions(timeout_in_ms=int(self.stall_timeout * 1000))
+        try:
+            return sess.run(built.tensors, feed_dict=self._feed(run), options=options)
+        except tf.errors.OutOfRangeError as exc:
+            self._raise_reader_error(run)
+            raise EndOfData(f"{self.name}: end of data ({exc.message})") from exc
+        except tf.errors.DeadlineExceededError as exc:
+            self._raise_reader_error(run)
+            raise PipelineStalled(self._stall_message(sess)) from exc
+        except tf.errors.CancelledError:
+            self._raise_reader_error(run)
+            raise
+        except tf.errors.OpError as exc:
+            explained = self._explain_error(exc)
+            if explained is not None:
+                raise explained from exc
+            raise
+
+    def __iter__(self) -> Iterator[Any]:
+        """Batches until the end of the data (forever for a repeating pipeline)."""
+        while True:
+            try:
+                yield self.get_batch()
+            except EndOfData:
+                return
+
+    def queue_status(self, sess: Any = None) -> list[QueueStatus]:
+        """Size and capacity of every queue of the pipeline (empty for tf.data)."""
+        sess = self.session if sess is None else sess
+        built = self._ensure_built(sess.graph)
+        if not built.queue_sizes:
+            return []
+        names = list(built.queue_sizes)
+        sizes = sess.run([built.queue_sizes[n][0] for n in names],
+                         options=tf1.RunOptions(timeout_in_ms=5000))
+        return [QueueStatus(n, int(s), built.queue_sizes[n][1]) for n, s in zip(names, sizes)]
+
+    def queue_fill(self, sess: Any = None) -> dict[str, float]:
+        """The ``fraction_of_N_full`` figures the queues record for TensorBoard,
+        keyed by their summary tag, each in 0..1. A pipeline whose queues record
+        no such summary reports size/capacity per queue name instead."""
+        sess = self.session if sess is None else sess
+        built = self._ensure_built(sess.graph)
+        if not built.fill_summaries:
+            return {s.name: s.fraction_full for s in self.queue_status(sess)}
+        tags = list(built.fill_summaries)
+        values = sess.run([built.fill_summaries[t] for t in tags],
+                          options=tf1.RunOptions(timeout_in_ms=5000))
+        return {t: float(v) for t, v in zip(tags, values)}
+
+    def running_threads(self) -> list[threading.Thread]:
+        """Threads of ours still alive (queue runners and their closers)."""
+        return [t for run in self._runs.by_session.values() for t in run.threads if t.is_alive()]
+
+    def close(self) -> None:
+        """Stop and join every thread of ours, close our own session. Idempotent.
+
+        Raises PipelineStalled if a thread did not stop within ``join_timeout``.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        errors = self._runs.stop_all()
+        self._finalizer.detach()
+        stuck = [e for e in errors if isinstance(e, RuntimeError)]
+        if stuck:
+            raise PipelineStalled(f"{self.name}: threads did not stop within "
+                                  f"{self._runs.join_timeout} s: {stuck[0]}")
+
+    def __enter__(self) -> "Pipeline":
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # --------------------------------------------------------------- internals
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"{self.name} pipeline is closed; load a new one")
+
+    def _ensure_built(self, graph: tf.Graph) -> _Built:
+        if self._built is not None:
+            if self._built.graph is not graph:
+                raise ConfigError(f"{self.name} pipeline is built into another graph than this "
+                                  "session's; pass graph= to load_pipeline or use one session")
+            return self._built
+        self._graph = graph
+        with graph.as_default():
+            before = _collections_snapshot(graph)
+            with tf.name_scope(self.name):
+                tensors = self._build()
+            self._built = self._finish_build(graph, tensors, before)
+        return self._built
+
+    def _finish_build(self, graph: tf.Graph, tensors: Any, before: dict[str, set[int]]) -> _Built:
+        new = {key: [x for x in graph.get_collection(key) if id(x) not in before[key]]
+               for key in _COLLECTIONS}
+        variables = new[tf1.GraphKeys.GLOBAL_VARIABLES] + new[tf1.GraphKeys.LOCAL_VARIABLES]
+        queue_ops = [op for op in graph.get_operations()[before["#ops"]:]
+                     if op.type in _QUEUE_OP_TYPES]
+        with tf.name_scope(f"{self.name}_status"):
+            queue_sizes = {op.name: (tf.raw_ops.QueueSizeV2(handle=op.outputs[0]),
+                                     int(op.get_attr("capacity"))) for op in queue_ops}
+            initializer = tf1.variables_initializer(variables) if variables else None
+        fill = {}
+        for op in graph.get_operations()[before["#ops"]:]:
+            # tf.train queues record "fraction_of_N_full" (shuffle_batch:
+            # "fraction_over_M_of_N_full") as scalar summaries of their size.
+            if op.type == "ScalarSummary" and "fraction_" in op.name:
+                tag = np.asarray(tf.get_static_value(op.inputs[0])).item()
+                fill[tag.decode() if isinstance(tag, bytes) else str(tag)] = op.inputs[1]
+        built = _Built(graph=graph, tensors=tensors, placeholders=dict(self._pending_placeholders),
+                       variable_initializer=initializer,
+                       iterator_initializers=list(self._pending_initializers),
+                       queue_runners=new[tf1.GraphKeys.QUEUE_RUNNERS],
+                       queue_sizes=queue_sizes, fill_summaries=fill)
+        self._pending_placeholders.clear()
+        self._pending_initializers.clear()
+        return built
+
+    def _feed(self, run: _Run | None) -> dict[tf.Tensor, Any]:
+        return {ph: self._settings[name] for name, ph in self._built.placeholders.items()}
+
+    def _ensure_running(self, sess: Any) -> _Run:
+        run = self._runs.by_session.get(id(sess))
+        if run is not None and run.session is sess:
+            return run
+        built = self._ensure_built(sess.graph)
+        if built.variable_initializer is not None:
+            sess.run(built.variable_initializer)
+        run = _Run(session=sess, coordinator=tf1.train.Coordinator())
+        self._reinitialize(run)
+        for runner in built.queue_runners:
+            run.threads.extend(runner.create_threads(sess, coord=run.coordinator,
+                                                     daemon=True, start=True))
+        self._runs.by_session[id(sess)] = run
+        return run
+
+    def _reinitialize(self, run: _Run) -> None:
+        initializers = self._iterator_initializers_for(self._settings)
+        if initializers:
+            run.session.run(initializers, feed_dict=self._feed(run))
+        run.settings = dict(self._settings)
+
+    def _raise_reader_error(self, run: _Run) -> None:
+        """If a reader thread failed, raise its error (as DataError with the file)."""
+        if not run.coordinator.should_stop():
+            return
+        try:
+            run.coordinator.raise_requested_exception()
+        except tf.errors.OutOfRangeError:
+            return
+        except tf.errors.OpError as exc:
+            explained = self._explain_error(exc)
+            if explained is not None:
+                raise explained from exc
+            raise DataError(f"{self.name}: a reader thread failed: {exc.message}") from exc
+
+    def _stall_message(self, sess: Any) -> str:
+        head = f"{self.name}: no batch within stall_timeout={self.stall_timeout:g} s"
+        try:
+            statuses = self.queue_status(sess)
+        except tf.errors.OpError:
+            statuses = []
+        if not statuses:
+            return head + " (the input produced nothing; is the data empty?)"
+        queues = ", ".join(f"{s.name} holds {s.size} of {s.capacity}" for s in statuses)
+        running = len(self.running_threads())
+        return f"{head}; queues: {queues}; {running} queue-runner threads alive"
+
+
+_COLLECTIONS = (tf1.GraphKeys.GLOBAL_VARIABLES, tf1.GraphKeys.LOCAL_VARIABLES,
+                tf1.GraphKeys.QUEUE_RUNNERS)
+
+
+def _collections_snapshot(graph: tf.Graph) -> dict[str, Any]:
+    snapshot: dict[str, Any] = {key: {id(x) for x in graph.get_collection(key)}
+                                for key in _COLLECTIONS}
+    snapshot["#ops"] = len(graph.get_operations())
+    return snapshot
