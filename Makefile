@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench notebooks clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tf1_pipelines bench
+
+notebooks: $(STAMP)
+	TF_CPP_MIN_LOG_LEVEL=2 $(PY) notebooks/build.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info demo_output

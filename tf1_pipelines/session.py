@@ -51,6 +51,36 @@ class QueueStatus(NamedTuple):
         return self.size / self.capacity if self.capacity > 0 else 0.0
 
 
+class FieldSpec(NamedTuple):
+    """What one field of a pipeline's Batch holds.
+
+    ``shape`` uses None for sizes known only at run time (the batch dimension and
+    anything data-dependent); ``value_range`` is (low, high) inclusive, or None
+    for non-numeric fields such as file names.
+    """
+
+    dtype: str
+    shape: tuple[int | None, ...]
+    layout: str
+    value_range: tuple[float, float] | None
+
+
+def check_field(name: str, value: Any, spec: FieldSpec, tolerance: float = 1e-6) -> None:
+    """Raise ValueError if ``value`` does not match ``spec`` (dtype, rank, fixed sizes, range)."""
+    value = np.asarray(value)
+    if value.dtype != np.dtype(spec.dtype) and not (spec.dtype == "object"
+                                                   and value.dtype.kind in "OSU"):
+        raise ValueError(f"field {name!r} has dtype {value.dtype}, declared {spec.dtype}")
+    if value.ndim != len(spec.shape) or any(
+            want is not None and got != want for got, want in zip(value.shape, spec.shape)):
+        raise ValueError(f"field {name!r} has shape {value.shape}, declared {spec.shape}")
+    if spec.value_range is not None and value.size:
+        low, high = spec.value_range
+        if value.min() < low - tolerance or value.max() > high + tolerance:
+            raise ValueError(f"field {name!r} spans {value.min()}..{value.max()}, "
+                             f"declared {low}..{high}")
+
+
 def check_positive_int(name: str, value: Any) -> int:
     """``value`` as an int if it is a whole number >= 1, else ConfigError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -131,6 +161,8 @@ class Pipeline:
 
     name: ClassVar[str] = "pipeline"
     Batch: ClassVar[type] = tuple
+    #: Field name -> FieldSpec; a dict-valued field (labels per level) is checked per entry.
+    FIELDS: ClassVar[dict[str, FieldSpec]] = {}
 
     def __init__(self, *, batch_size: int, graph: tf.Graph | None = None,
                  stall_timeout: float = 60.0, join_timeout: float = 10.0,
@@ -154,10 +186,16 @@ class Pipeline:
         raise NotImplementedError
 
     def _setting_placeholder(self, name: str, dtype: tf.DType = tf.int64) -> tf.Tensor:
-        """A scalar placeholder fed with the current value of setting ``name``."""
+        """A scalar placeholder fed with the current value of setting ``name``.
+
+        It defaults to the value the setting had when the graph was built, so a
+        model wired to :attr:`tensors` also runs in the user's own ``sess.run``
+        without a feed; ``get_batch`` always feeds the current value.
+        """
         if name not in self._settings:
             raise KeyError(f"{type(self).__name__} has no setting {name!r}")
-        placeholder = tf1.placeholder(dtype, shape=[], name=name)
+        default = tf.constant(self._settings[name], dtype)
+        placeholder = tf1.placeholder_with_default(default, shape=[], name=name)
         self._pending_placeholders[name] = placeholder
         return placeholder
 
@@ -261,6 +299,14 @@ class Pipeline:
                 raise explained from exc
             raise
 
+    def check_batch(self, batch: Any) -> None:
+        """Raise ValueError if a Batch of numpy arrays breaks the declared FIELDS."""
+        for name, spec in self.FIELDS.items():
+            value = getattr(batch, name)
+            values = value.items() if isinstance(value, dict) else [(name, value)]
+            for key, array in values:
+                check_field(key, array, spec)
+
     def __iter__(self) -> Iterator[Any]:
         """Batches until the end of the data (forever for a repeating pipeline)."""
         while True:
@@ -281,17 +327,26 @@ class Pipeline:
         return [QueueStatus(n, int(s), built.queue_sizes[n][1]) for n, s in zip(names, sizes)]
 
     def queue_fill(self, sess: Any = None) -> dict[str, float]:
-        """The ``fraction_of_N_full`` figures the queues record for TensorBoard,
-        keyed by their summary tag, each in 0..1. A pipeline whose queues record
-        no such summary reports size/capacity per queue name instead."""
+        """How full each queue is now, each value in 0..1: the ``fraction_of_N_full``
+        figures ``tf.train`` queues record for TensorBoard, keyed by summary tag
+        (``…/fraction_over_M_of_N_full`` is ``(size - M) / (N - M)``, clipped at 0),
+        plus ``size / capacity`` under the op name of every queue that records no
+        summary of its own. Empty for tf.data pipelines."""
         sess = self.session if sess is None else sess
         built = self._ensure_built(sess.graph)
-        if not built.fill_summaries:
-            return {s.name: s.fraction_full for s in self.queue_status(sess)}
-        tags = list(built.fill_summaries)
-        values = sess.run([built.fill_summaries[t] for t in tags],
-                          options=tf1.RunOptions(timeout_in_ms=5000))
-        return {t: float(v) for t, v in zip(tags, values)}
+        levels: dict[str, float] = {}
+        if built.fill_summaries:
+            tags = list(built.fill_summaries)
+            values = sess.run([built.fill_summaries[t] for t in tags],
+                              options=tf1.RunOptions(timeout_in_ms=5000))
+            levels.update({t: float(v) for t, v in zip(tags, values)})
+        # A tf.train queue's summary sits next to its queue op (shuffle_batch/…)
+        # or inside the scope named after it (input_producer/fraction_of_32_full).
+        covered = {tag.rsplit("/", 1)[0] for tag in levels}
+        for status in self.queue_status(sess):
+            if status.name not in covered and status.name.rsplit("/", 1)[0] not in covered:
+                levels[status.name] = status.fraction_full
+        return levels
 
     def running_threads(self) -> list[threading.Thread]:
         """Threads of ours still alive (queue runners and their closers)."""
@@ -382,10 +437,15 @@ class Pipeline:
         self._runs.by_session[id(sess)] = run
         return run
 
+    def _initializer_feed(self) -> dict[tf.Tensor, Any]:
+        """The feed for iterator initializers: the settings' placeholders only
+        (``_feed`` may be overridden to add per-step values, e.g. a fed batch)."""
+        return {ph: self._settings[name] for name, ph in self._built.placeholders.items()}
+
     def _reinitialize(self, run: _Run) -> None:
         initializers = self._iterator_initializers_for(self._settings)
         if initializers:
-            run.session.run(initializers, feed_dict=self._feed(run))
+            run.session.run(initializers, feed_dict=self._initializer_feed())
         run.settings = dict(self._settings)
 
     def _raise_reader_error(self, run: _Run) -> None:

@@ -32,7 +32,7 @@ from tf1_pipelines.inputs.dataset import initializable, one_shot
 from tf1_pipelines.records.features import bytes_feature, example
 from tf1_pipelines.records.reader import iterate_records, list_record_files
 from tf1_pipelines.records.writer import AtomicRecordWriters, save_count
-from tf1_pipelines.session import Pipeline, check_positive_int
+from tf1_pipelines.session import FieldSpec, Pipeline, check_positive_int
 
 __all__ = ["DataLoader", "Div2kPipeline", "Batch", "rgb2ycbcr", "ycbcr2rgb", "img_to_uint8",
            "psnr", "write_patch_records", "verify_patch_records"]
@@ -278,6 +278,9 @@ class Div2kPipeline(Pipeline):
 
     name = "div2k_sr"
     Batch = Batch
+    # Luma 16..235 / 255; the bicubic LR may overshoot by a little (not clipped).
+    FIELDS = {"lr": FieldSpec("float32", (None, 24, 24, 1), "NHWC", (-0.1, 1.1)),
+              "hr": FieldSpec("float32", (None, 96, 96, 1), "NHWC", (16 / 255, 235 / 255))}
 
     def __init__(self, data_dir: str | None = None, tfrecord_dir: str | None = None,
                  backend: str = "tfrecords", batch_size: int = 64, lr_method: str = "native",
@@ -294,6 +297,11 @@ class Div2kPipeline(Pipeline):
         self.loader = DataLoader(data_dir or "", patch_size, scale, batch_size, shuffle_num,
                                  prefetch_num, map_parallel_num, one_img_patch_num, lr_method)
         self.backend, self.num_epochs, self.seed = backend, num_epochs, seed
+        lr_size = patch_size // scale
+        self.FIELDS = {"lr": FieldSpec("float32", (None, lr_size, lr_size, 1), "NHWC",
+                                       (-0.1, 1.1)),
+                       "hr": FieldSpec("float32", (None, patch_size, patch_size, 1), "NHWC",
+                                       (16 / 255, 235 / 255))}
         self.tfrecord_files: list[str] = []
         if backend == "tfrecords":
             self.tfrecord_files = self._record_files(data_dir, tfrecord_dir, tfrecord_num)

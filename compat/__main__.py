@@ -1,0 +1,69 @@
+"""Command line of the compat layer.
+
+    python -m compat run SCRIPT [ARG ...]   run a TensorFlow 1 era script unchanged
+    python -m compat check SCRIPT           list its legacy constructs; run nothing
+    tf1-run SCRIPT [ARG ...]                the same as ``python -m compat run``
+
+``run`` exits with the script's own status; ``check`` exits 0 when the runner
+handles everything it found and 1 otherwise. Both exit 2 for bad usage, a
+missing script, or (``run``) a syntax error in the script.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+USAGE = """\
+usage: python -m compat run SCRIPT [ARG ...]
+       python -m compat check SCRIPT
+       tf1-run SCRIPT [ARG ...]
+
+  run     run a TensorFlow 1 era script unchanged on today's TensorFlow, NumPy and SciPy;
+          the exit status is the script's
+  check   list, without running anything, the legacy constructs in SCRIPT and its local
+          modules and what the runner does about each; exit status 1 if some cannot be handled
+"""
+
+_COMMANDS = ("run", "check")
+_HELP = ("-h", "--help")
+
+
+def _usage_error(message: str) -> int:
+    print(f"compat: {message}\n{USAGE}", file=sys.stderr, end="")
+    return 2
+
+
+def _invoked_as_tf1_run() -> bool:
+    return Path(sys.argv[0]).name.startswith("tf1-run") if sys.argv else False
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Parse the command line and run the command; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None and _invoked_as_tf1_run() and args and args[0] not in (*_COMMANDS, *_HELP):
+        args.insert(0, "run")
+    if not args:
+        return _usage_error("no command given")
+    command, rest = args[0], args[1:]
+    if command in _HELP:
+        print(USAGE, end="")
+        return 0
+    if command not in _COMMANDS:
+        return _usage_error(f"unknown command {command!r}")
+    if not rest:
+        return _usage_error(f"{command}: no script given")
+    if rest[0] in _HELP:
+        print(USAGE, end="")
+        return 0
+    if command == "run":
+        from compat import runner
+        return runner.run(rest[0], rest[1:])
+    if len(rest) > 1:
+        return _usage_error("check: give exactly one script")
+    from compat import check
+    return check.main(rest[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

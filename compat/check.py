@@ -1,0 +1,362 @@
+"""``python -m compat check script.py``: what an old script needs, found without running it.
+
+The script and every module it imports from its own folder are parsed with
+:mod:`ast` (nothing is executed or imported from them). For each legacy
+construct the report gives ``file:line:col``, the construct, and what the
+runner does about it:
+
+* ``rewritten``   - the source is rewritten at import (:mod:`compat.rewrite`);
+* ``bridged``     - the runner provides the name (``tf.contrib.data``,
+  ``scipy.misc``, renamed TensorFlow ops, Python 2 builtins);
+* ``compat.v1``   - works as in TensorFlow 1 through ``tf.compat.v1``;
+* ``unsupported`` - the runner cannot make it work; the message says what to use.
+
+The exit status is 0 when everything found is handled and 1 otherwise, in the
+spirit of ``tf_upgrade_v2``'s report, but covering NumPy, SciPy and Python 2
+as well. Classifying ``tf.x.y`` names imports TensorFlow (to compare
+``tf.compat.v1`` with TensorFlow 2), never the script.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from compat import rewrite, runner, tf1
+
+__all__ = ["HANDLED", "STATUSES", "Finding", "Report", "check_script", "main"]
+
+#: Report statuses, in the order the summary lists them.
+STATUSES: tuple[str, ...] = ("rewritten", "bridged", "compat.v1", "unsupported")
+#: The statuses that mean the runner handles the construct.
+HANDLED = frozenset(STATUSES[:3])
+
+#: Members of TensorFlow 1 datasets that TensorFlow 2 datasets lack.
+DATASET_V1_MEMBERS: dict[str, str] = {
+    "make_one_shot_iterator": "tf.compat.v1.data.make_one_shot_iterator(dataset)",
+    "make_initializable_iterator": "tf.compat.v1.data.make_initializable_iterator(dataset)",
+    "output_types": "tf.compat.v1.data.get_output_types(dataset)",
+    "output_shapes": "tf.compat.v1.data.get_output_shapes(dataset)",
+    "output_classes": "tf.compat.v1.data.get_output_classes(dataset)",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One legacy construct at one place.
+
+    Attributes:
+        path: the file, relative to the script's folder.
+        line, col: 1-based line, 0-based column.
+        construct: the legacy source or name.
+        status: one of :data:`STATUSES`.
+        action: what the runner does, or what to use instead.
+    """
+
+    path: str
+    line: int
+    col: int
+    construct: str
+    status: str
+    action: str
+
+    @property
+    def handled(self) -> bool:
+        """True if the runner handles this construct."""
+        return self.status in HANDLED
+
+    def format(self) -> str:
+        """``file:line:col: status: construct -> action``."""
+        return f"{self.path}:{self.line}:{self.col}: {self.status}: {self.construct} -> {self.action}"
+
+
+@dataclass
+class Report:
+    """Everything found in a script and its local modules."""
+
+    script: Path
+    files: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def unsupported(self) -> list[Finding]:
+        """The findings the runner cannot handle."""
+        return [f for f in self.findings if not f.handled]
+
+    @property
+    def ok(self) -> bool:
+        """True if the runner handles everything found."""
+        return not self.unsupported
+
+    def count(self, status: str) -> int:
+        """How many findings have ``status``."""
+        return sum(1 for f in self.findings if f.status == status)
+
+    def format(self) -> str:
+        """The text report printed by ``python -m compat check``."""
+        local = [f for f in self.files[1:]]
+        header = f"compat check: {self.files[0] if self.files else self.script.name}"
+        header += f" (local modules: {', '.join(local)})" if local else " (no local modules)"
+        lines = [header]
+        lines.extend(f.format() for f in self.findings)
+        lines.append("")
+        lines.append(self._summary())
+        if self.unsupported:
+            lines.append("Cannot be handled by the runner:")
+            lines.extend("  " + f.format() for f in self.unsupported)
+        else:
+            lines.append("The runner handles everything found: python -m compat run "
+                         f"{self.script.name} should work.")
+        return "\n".join(lines)
+
+    def _summary(self) -> str:
+        if not self.findings:
+            return f"No legacy constructs found in {len(self.files)} file(s)."
+        parts = [f"{self.count(s)} {'work through tf.compat.v1' if s == 'compat.v1' else s}"
+                 for s in STATUSES[:3]]
+        return (f"{len(self.findings)} legacy constructs in {len(self.files)} file(s): "
+                f"{', '.join(parts)}; {len(self.unsupported)} cannot be handled.")
+
+
+# --------------------------------------------------------------------------
+# Classification helpers
+# --------------------------------------------------------------------------
+
+Verdict = tuple[str, str]
+
+
+def _classify_scipy_misc(name: str, bridged: tuple[str, ...]) -> Verdict:
+    if name in bridged:
+        return "bridged", f"compat.scipy_misc.{name} (SciPy 1.2 semantics)"
+    if name in runner.SCIPY_MISC_MOVED:
+        return "bridged", f"forwarded to {runner.SCIPY_MISC_MOVED[name]}"
+    return "unsupported", runner.scipy_misc_message(name)
+
+
+def _classify_tf(parts: list[str]) -> Optional[Verdict]:
+    verdict = tf1.classify_tf_attribute(parts)
+    return None if verdict is None else (verdict.status, verdict.action)
+
+
+def _chain(node: ast.Attribute) -> Optional[tuple[str, list[str]]]:
+    """(root name, attribute names) for ``root.a.b``; None if the root is not a plain name."""
+    parts: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute):
+        parts.append(current.attr)
+        current = current.value
+    if isinstance(current, ast.Name):
+        return current.id, parts[::-1]
+    return None
+
+
+def _is_int_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+class _Aliases(ast.NodeVisitor):
+    """Names bound to the TF1 namespace, to ``scipy.misc`` and to ``scipy``."""
+
+    def __init__(self) -> None:
+        self.tensorflow: set[str] = set()
+        self.misc: set[str] = set()
+        self.scipy: set[str] = set()
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name == "tensorflow" or (alias.name.startswith("tensorflow.") and not alias.asname):
+                self.tensorflow.add(alias.asname or "tensorflow")
+            elif alias.name == "scipy.misc" and alias.asname:
+                self.misc.add(alias.asname)
+            elif alias.name.split(".")[0] == "scipy" and not alias.asname:
+                self.scipy.add("scipy")
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level == 0 and node.module == "scipy":
+            self.misc.update(a.asname or a.name for a in node.names if a.name == "misc")
+
+
+class _ModuleChecker(ast.NodeVisitor):
+    """Finds the legacy constructs of one module that the source rewrite does not report."""
+
+    def __init__(self, path: str, tree: ast.Module, scipy_bridged: Callable[[], tuple[str, ...]]) -> None:
+        self._path = path
+        self._aliases = _Aliases()
+        self._aliases.visit(tree)
+        self._bound = rewrite.module_bindings(tree).bound
+        self._scipy_bridged = scipy_bridged
+        self.findings: list[Finding] = []
+
+    def _add(self, node: ast.AST, construct: str, verdict: Optional[Verdict]) -> None:
+        if verdict is not None:
+            status, action = verdict
+            self.findings.append(Finding(self._path, getattr(node, "lineno", 0),
+                                         getattr(node, "col_offset", 0), construct, status, action))
+
+    # -- imports -------------------------------------------------------------
+
+    def _module_verdict(self, name: str) -> Optional[Verdict]:
+        message = tf1.removed_module_message(name)
+        if message is not None:
+            if name.startswith("tensorflow.contrib.data"):
+                return "bridged", "tf.contrib.data is provided by the runner"
+            return "unsupported", message
+        if name == "tensorflow.contrib":
+            return "bridged", "tf.contrib is provided by the runner (only tf.contrib.data in it)"
+        if name == "scipy.misc":
+            return "bridged", "scipy.misc is served by the runner from compat.scipy_misc"
+        if name.split(".")[0] in rewrite.PY2_MODULES_UNSUPPORTED:
+            return "unsupported", (f"Python 2 module {name}; use "
+                                   f"{rewrite.PY2_MODULES_UNSUPPORTED[name.split('.')[0]]}")
+        return None
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._add(node, f"import {alias.name}", self._module_verdict(alias.name))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level or node.module is None:
+            return
+        module = node.module
+        names = [a.name for a in node.names if a.name != "*"]
+        if module == "tensorflow":
+            for name in names:
+                self._add(node, f"tf.{name}", _classify_tf([name]))
+        elif module in ("tensorflow.contrib", "tensorflow.contrib.data"):
+            prefix = module.split(".")[1:]
+            for name in names:
+                self._add(node, f"from {module} import {name}", _classify_tf([*prefix, name]))
+        elif module == "scipy" and "misc" in names:
+            self._add(node, "from scipy import misc", self._module_verdict("scipy.misc"))
+        elif module == "scipy.misc":
+            for name in names:
+                self._add(node, f"scipy.misc.{name}", _classify_scipy_misc(name, self._scipy_bridged()))
+        else:
+            self._add(node, f"from {module} import ...", self._module_verdict(module))
+
+    # -- attribute chains ------------------------------------------------------
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        chain = _chain(node)
+        if chain is not None and isinstance(node.ctx, ast.Load):
+            root, parts = chain
+            dotted = ".".join([root, *parts])
+            if root in self._aliases.tensorflow:
+                self._add(node, dotted, _classify_tf(parts))
+                return
+            if root in self._aliases.misc:
+                self._add(node, dotted, _classify_scipy_misc(parts[0], self._scipy_bridged()))
+                return
+            if root in self._aliases.scipy and len(parts) > 1 and parts[0] == "misc":
+                self._add(node, dotted, _classify_scipy_misc(parts[1], self._scipy_bridged()))
+                return
+        if node.attr in DATASET_V1_MEMBERS and isinstance(node.ctx, ast.Load):
+            self._add(node, f".{node.attr}", ("compat.v1", "TensorFlow 1 Dataset member; works on "
+                                              "tf.compat.v1 datasets (TF2 spelling: "
+                                              f"{DATASET_V1_MEMBERS[node.attr]})"))
+        self.generic_visit(node)
+
+    # -- calls and names -------------------------------------------------------
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        chain = _chain(func) if isinstance(func, ast.Attribute) else None
+        if (chain is not None and chain[0] in self._aliases.tensorflow and chain[1] == ["concat"]
+                and node.args and _is_int_literal(node.args[0])):
+            self._add(node, _short(node), ("bridged", "pre-1.0 argument order tf.concat(axis, values); "
+                                                      "the runner swaps it"))
+        is_sort = (isinstance(func, ast.Name) and func.id == "sorted") or (
+            isinstance(func, ast.Attribute) and func.attr == "sort")
+        if is_sort and any(k.arg == "cmp" for k in node.keywords):
+            self._add(node, _short(node), ("unsupported", "Python 2 cmp= argument; use "
+                                                          "key=functools.cmp_to_key(f)"))
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if (isinstance(node.ctx, ast.Load) and node.id in rewrite.PY2_BUILTINS_UNSUPPORTED
+                and node.id not in self._bound):
+            self._add(node, node.id, ("unsupported", f"Python 2 builtin; use "
+                                                     f"{rewrite.PY2_BUILTINS_UNSUPPORTED[node.id]}"))
+
+
+def _short(node: ast.AST, limit: int = 60) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------
+# Whole script
+# --------------------------------------------------------------------------
+
+def _syntax_finding(path: str, err: SyntaxError) -> Finding:
+    col = max((err.offset or 1) - 1, 0)
+    return Finding(path, err.lineno or 1, col, rewrite.describe_syntax_error(err), "unsupported",
+                   "not valid Python 3, so the runner cannot load this file; fix the line by hand")
+
+
+def _change_findings(path: str, changes: list[rewrite.Change]) -> list[Finding]:
+    return [Finding(path, c.line, c.col, c.construct, c.status, c.action) for c in changes]
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[str, int, str]] = set()
+    unique = []
+    for finding in findings:
+        key = (finding.path, finding.line, finding.construct)
+        if key not in seen:
+            seen.add(key)
+            unique.append(finding)
+    return unique
+
+
+def _scipy_bridged_names() -> Callable[[], tuple[str, ...]]:
+    cache: list[tuple[str, ...]] = []
+
+    def names() -> tuple[str, ...]:
+        if not cache:
+            cache.append(runner.scipy_misc_bridged_names())
+        return cache[0]
+    return names
+
+
+def check_script(script: Path) -> Report:
+    """Parse ``script`` and its local modules and report every legacy construct found.
+
+    Raises:
+        FileNotFoundError: ``script`` is not a file.
+    """
+    path = Path(script)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {script}")
+    path = path.resolve()
+    scope = rewrite.LocalScope(path.parent)
+    report = Report(script=path)
+    scipy_bridged = _scipy_bridged_names()
+    for source in rewrite.walk_local_modules(path, scope):
+        relative = scope.relative(source.path)
+        report.files.append(relative)
+        if source.tree is None:
+            if source.error is not None:
+                report.findings.append(_syntax_finding(relative, source.error))
+            continue
+        checker = _ModuleChecker(relative, source.tree, scipy_bridged)
+        checker.visit(source.tree)
+        changes = rewrite.transform(source.tree).changes
+        found = _change_findings(relative, changes) + checker.findings
+        report.findings.extend(_dedupe(sorted(found, key=lambda f: (f.line, f.col))))
+    return report
+
+
+def main(script: str) -> int:
+    """Print the report for ``script``; 0 if everything is handled, 1 if not, 2 if no such file."""
+    try:
+        report = check_script(Path(script))
+    except FileNotFoundError:
+        print(f"compat: cannot check {script}: no such file", file=sys.stderr)
+        return runner.EXIT_USAGE
+    print(report.format())
+    return 0 if report.ok else 1

@@ -1,0 +1,733 @@
+"""Import-time source rewriting for a legacy script's own modules.
+
+The compat runner compiles the script and every module it imports from its own
+folder through :func:`compile_legacy`, which parses the source with :mod:`ast`,
+applies :class:`LegacyTransformer` and compiles the result. Nothing is written
+to disk (no ``.pyc``), and line numbers are kept, so tracebacks point at the
+user's own lines. The rewrites:
+
+* ``import tensorflow as tf`` (or ``import tensorflow``, ``import
+  tensorflow.x.y``) is followed by ``tf = __compat__.tf1(tf)``, which swaps the
+  real ``tensorflow`` module for the TF1 namespace of :mod:`compat.tf1`;
+  ``from tensorflow import X`` takes ``X`` from that namespace. The import
+  itself runs unchanged, so ``tensorflow`` in ``sys.modules`` stays the real
+  module for TensorFlow's internals and every other library.
+* ``x.tostring(...)`` -> ``__compat__.tostring(x, ...)`` (NumPy arrays go to
+  :func:`compat.numpy_legacy.tostring`; other objects keep their own method),
+  ``np.fromstring(...)`` -> :func:`compat.numpy_legacy.fromstring`, and the
+  NumPy aliases removed in NumPy 1.24/2.0 (``np.float``, ``np.NaN``, ...).
+* Python 2 leftovers that are cheap to bridge: ``xrange`` and friends become
+  module globals, ``d.iteritems()``/``d.has_key(k)``/``it.next()`` go through
+  small dispatching helpers, ``sys.maxint`` -> ``sys.maxsize``, and renamed
+  standard modules (``cPickle`` -> ``pickle``) are imported by their new name.
+
+``__compat__`` is a :class:`LegacyHelpers` object that the loader puts in the
+module's globals. Importing this module installs nothing; :mod:`compat.runner`
+puts a :class:`LegacyFinder` on ``sys.meta_path``.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import re
+import sys
+import types
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+
+__all__ = [
+    "HELPERS_NAME",
+    "NUMPY_REMOVED",
+    "PY2_BUILTINS",
+    "PY2_MODULES",
+    "PY2_MODULES_UNSUPPORTED",
+    "PY2_BUILTINS_UNSUPPORTED",
+    "Change",
+    "LegacyFinder",
+    "LegacyHelpers",
+    "LegacyLoader",
+    "LegacyTransformer",
+    "LocalScope",
+    "LocalSource",
+    "TransformResult",
+    "compile_legacy",
+    "describe_syntax_error",
+    "injected_globals",
+    "module_bindings",
+    "read_source",
+    "transform",
+    "walk_local_modules",
+]
+
+#: The global name under which rewritten code finds its helpers.
+HELPERS_NAME = "__compat__"
+
+#: Python 2 builtins made available (as module globals) where a module uses them.
+PY2_BUILTINS: dict[str, str] = {
+    "xrange": "range",
+    "raw_input": "input",
+    "unicode": "str",
+    "basestring": "str",
+    "long": "int",
+    "unichr": "chr",
+    "reduce": "functools.reduce",
+    "reload": "importlib.reload",
+    "intern": "sys.intern",
+}
+
+#: Python 2 builtins the runner does not bridge, with what to write instead.
+PY2_BUILTINS_UNSUPPORTED: dict[str, str] = {
+    "execfile": "exec(open(path).read())",
+    "file": "open(...)",
+    "cmp": "(a > b) - (a < b)",
+    "apply": "f(*args, **kwargs)",
+    "buffer": "memoryview(...)",
+    "coerce": "explicit conversion",
+}
+
+#: Python 2 standard modules imported under their Python 3 name.
+PY2_MODULES: dict[str, str] = {
+    "cPickle": "pickle",
+    "Queue": "queue",
+    "ConfigParser": "configparser",
+    "__builtin__": "builtins",
+    "urlparse": "urllib.parse",
+}
+
+#: Python 2 standard modules without a drop-in Python 3 module.
+PY2_MODULES_UNSUPPORTED: dict[str, str] = {
+    "StringIO": "io.StringIO (text) or io.BytesIO (bytes)",
+    "cStringIO": "io.StringIO (text) or io.BytesIO (bytes)",
+    "urllib2": "urllib.request",
+    "httplib": "http.client",
+    "commands": "subprocess",
+    "Tkinter": "tkinter",
+}
+
+#: dict methods of Python 2 that are rewritten, with their Python 3 spelling.
+DICT_METHODS: dict[str, str] = {
+    "iteritems": "iter(d.items())",
+    "itervalues": "iter(d.values())",
+    "iterkeys": "iter(d.keys())",
+    "has_key": "key in d",
+}
+
+
+def _np_attr(name: str) -> Callable[[], Any]:
+    return lambda: getattr(importlib.import_module("numpy"), name)
+
+
+def _np_asscalar() -> Callable[[Any], Any]:
+    return lambda a: importlib.import_module("numpy").asarray(a).item()
+
+
+def _np_in1d() -> Callable[..., Any]:
+    def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False) -> Any:
+        np = importlib.import_module("numpy")
+        return np.isin(np.ravel(ar1), ar2, assume_unique=assume_unique, invert=invert)
+    return in1d
+
+
+def _np_msort() -> Callable[[Any], Any]:
+    return lambda a: importlib.import_module("numpy").sort(a, axis=0)
+
+
+#: NumPy names removed in NumPy 1.24 / 2.0 / 2.4: (what they were, factory of the value).
+NUMPY_REMOVED: dict[str, tuple[str, Callable[[], Any]]] = {
+    "float": ("float", lambda: float),
+    "int": ("int", lambda: int),
+    "object": ("object", lambda: object),
+    "str": ("str", lambda: str),
+    "unicode": ("str", lambda: str),
+    "complex": ("complex", lambda: complex),
+    "NaN": ("numpy.nan", _np_attr("nan")),
+    "Inf": ("numpy.inf", _np_attr("inf")),
+    "Infinity": ("numpy.inf", _np_attr("inf")),
+    "infty": ("numpy.inf", _np_attr("inf")),
+    "PINF": ("numpy.inf", _np_attr("inf")),
+    "NINF": ("-numpy.inf", lambda: -importlib.import_module("numpy").inf),
+    "float_": ("numpy.float64", _np_attr("float64")),
+    "complex_": ("numpy.complex128", _np_attr("complex128")),
+    "string_": ("numpy.bytes_", _np_attr("bytes_")),
+    "unicode_": ("numpy.str_", _np_attr("str_")),
+    "product": ("numpy.prod", _np_attr("prod")),
+    "cumproduct": ("numpy.cumprod", _np_attr("cumprod")),
+    "alltrue": ("numpy.all", _np_attr("all")),
+    "sometrue": ("numpy.any", _np_attr("any")),
+    "round_": ("numpy.round", _np_attr("round")),
+    "trapz": ("numpy.trapezoid", _np_attr("trapezoid")),
+    "asscalar": ("ndarray.item()", _np_asscalar),
+    "in1d": ("numpy.isin(numpy.ravel(a), b)", _np_in1d),
+    "msort": ("numpy.sort(a, axis=0)", _np_msort),
+}
+
+
+# --------------------------------------------------------------------------
+# The transformation
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    """One rewrite made to a module, for the check report.
+
+    Attributes:
+        line, col: where the construct starts (1-based line, 0-based column).
+        construct: the legacy source, shortened.
+        status: ``"rewritten"`` (source changed) or ``"bridged"`` (a name provided).
+        action: what the runner does about it.
+    """
+
+    line: int
+    col: int
+    construct: str
+    status: str
+    action: str
+
+
+@dataclass
+class TransformResult:
+    """The rewritten tree and what was done to it."""
+
+    tree: ast.Module
+    changes: list[Change] = field(default_factory=list)
+    py2_names: set[str] = field(default_factory=set)
+
+
+def _is_tensorflow(name: str) -> bool:
+    return name == "tensorflow" or name.startswith("tensorflow.")
+
+
+def _short(node: ast.AST, limit: int = 60) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class _Bindings(ast.NodeVisitor):
+    """Names a module binds: NumPy and sys aliases, ``fromstring`` imports, everything bound."""
+
+    def __init__(self) -> None:
+        self.numpy: set[str] = set()
+        self.sys: set[str] = set()
+        self.fromstring: set[str] = set()
+        self.bound: set[str] = set()
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.bound.add(alias.asname or alias.name.split(".")[0])
+            if alias.name == "numpy" or (alias.name.startswith("numpy.") and alias.asname is None):
+                self.numpy.add(alias.asname or "numpy")
+            if alias.name == "sys":
+                self.sys.add(alias.asname or "sys")
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.bound.add(alias.asname or alias.name)
+            if node.level == 0 and node.module == "numpy" and alias.name == "fromstring":
+                self.fromstring.add(alias.asname or alias.name)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if not isinstance(node.ctx, ast.Load):
+            self.bound.add(node.id)
+
+    def _visit_def(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]) -> None:
+        self.bound.add(node.name)
+        self.generic_visit(node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _visit_def
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self.bound.add(node.arg)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            self.bound.add(node.name)
+        self.generic_visit(node)
+
+
+def _helper(attr: str) -> ast.Attribute:
+    return ast.Attribute(value=ast.Name(id=HELPERS_NAME, ctx=ast.Load()), attr=attr, ctx=ast.Load())
+
+
+class LegacyTransformer(ast.NodeTransformer):
+    """Rewrites one module's AST; see the module docstring for the rewrites."""
+
+    def __init__(self, bindings: _Bindings) -> None:
+        self._b = bindings
+        self.changes: list[Change] = []
+        self.py2_names: set[str] = set()
+        self._seen: set[tuple[int, str]] = set()
+
+    def _record(self, node: ast.AST, construct: str, action: str, status: str = "rewritten") -> None:
+        line, col = getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+        if (line, construct) not in self._seen:
+            self._seen.add((line, construct))
+            self.changes.append(Change(line, col, construct, status, action))
+
+    # -- imports -----------------------------------------------------------
+
+    def visit_Import(self, node: ast.Import) -> Any:
+        rebind: list[str] = []
+        for index, alias in enumerate(node.names):
+            if alias.name in PY2_MODULES:
+                new = PY2_MODULES[alias.name]
+                node.names[index] = ast.alias(name=new, asname=alias.asname or alias.name)
+                self._record(node, f"import {alias.name}", f"imports {new} (its Python 3 name)")
+            elif _is_tensorflow(alias.name) and (alias.asname is None or alias.name == "tensorflow"):
+                bound = alias.asname or "tensorflow"
+                rebind.append(bound)
+                self._record(node, _short(node), f"{bound} is the TF1 namespace "
+                             "(tf.compat.v1 plus tf.contrib.data and the renamed ops)")
+        if not rebind:
+            return node
+        statements: list[ast.stmt] = [node]
+        for name in dict.fromkeys(rebind):
+            call = ast.Call(func=_helper("tf1"), args=[ast.Name(id=name, ctx=ast.Load())], keywords=[])
+            statements.append(ast.copy_location(
+                ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=call), node))
+        return statements
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> Any:
+        if node.level or node.module is None:
+            return node
+        if node.module in PY2_MODULES:
+            new = PY2_MODULES[node.module]
+            self._record(node, f"from {node.module} import ...", f"imports from {new} (its Python 3 name)")
+            node.module = new
+            return node
+        if node.module != "tensorflow" or any(alias.name == "*" for alias in node.names):
+            return node
+        statements = []
+        for alias in node.names:
+            call = ast.Call(func=_helper("tf1_import"), args=[ast.Constant(alias.name)], keywords=[])
+            target = ast.Name(id=alias.asname or alias.name, ctx=ast.Store())
+            statements.append(ast.copy_location(ast.Assign(targets=[target], value=call), node))
+            self._record(node, f"from tensorflow import {alias.name}",
+                         f"{alias.name} is taken from the TF1 namespace")
+        return statements
+
+    # -- calls ---------------------------------------------------------------
+
+    def _call_kind(self, node: ast.Call) -> Optional[str]:
+        func = node.func
+        if isinstance(func, ast.Name):
+            return "fromstring" if func.id in self._b.fromstring else None
+        if not isinstance(func, ast.Attribute):
+            return None
+        if func.attr == "tostring":
+            return "tostring"
+        if func.attr == "fromstring" and isinstance(func.value, ast.Name) and func.value.id in self._b.numpy:
+            return "fromstring"
+        if func.attr in ("iteritems", "itervalues", "iterkeys") and not node.args and not node.keywords:
+            return func.attr
+        if func.attr == "has_key" and len(node.args) == 1 and not node.keywords:
+            return "has_key"
+        if func.attr == "next" and not node.args and not node.keywords:
+            return "next"
+        return None
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        kind = self._call_kind(node)
+        construct = _short(node) if kind else ""
+        self.generic_visit(node)
+        if kind is None:
+            return node
+        func = node.func
+        if kind == "fromstring" or not isinstance(func, ast.Attribute):
+            args = list(node.args)
+            action = "compat.numpy_legacy.fromstring(...) (binary mode as NumPy 1 had it)"
+        else:
+            args = [func.value, *node.args]
+            action = {
+                "tostring": "compat.numpy_legacy.tostring(x) for NumPy arrays; other objects "
+                            "keep their own tostring/tobytes",
+                "next": "next(it), unless the object has its own next() method",
+            }.get(kind, f"{DICT_METHODS.get(kind, kind)}, unless the object has its own {kind}()")
+        self._record(node, construct, action)
+        return ast.copy_location(ast.Call(func=_helper(kind), args=args, keywords=node.keywords), node)
+
+    # -- attributes and names -------------------------------------------------
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Name):
+            return node
+        owner = node.value.id
+        if owner in self._b.numpy and node.attr in NUMPY_REMOVED:
+            self._record(node, f"{owner}.{node.attr}",
+                         f"removed from NumPy; {NUMPY_REMOVED[node.attr][0]} is used")
+            return ast.copy_location(ast.Attribute(value=_helper("numpy"), attr=node.attr,
+                                                   ctx=ast.Load()), node)
+        if owner in self._b.sys and node.attr == "maxint":
+            self._record(node, f"{owner}.maxint", "sys.maxsize")
+            node.attr = "maxsize"
+        return node
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        if isinstance(node.ctx, ast.Load) and node.id in PY2_BUILTINS and node.id not in self._b.bound:
+            self.py2_names.add(node.id)
+            self._record(node, node.id, f"Python 2 builtin, provided as {PY2_BUILTINS[node.id]}",
+                         status="bridged")
+        return node
+
+
+def module_bindings(tree: ast.Module) -> _Bindings:
+    """The names ``tree`` binds (NumPy, sys and ``fromstring`` aliases, and every bound name)."""
+    bindings = _Bindings()
+    bindings.visit(tree)
+    return bindings
+
+
+def transform(tree: ast.Module) -> TransformResult:
+    """Apply :class:`LegacyTransformer` to ``tree`` (in place) and report what changed."""
+    bindings = module_bindings(tree)
+    transformer = LegacyTransformer(bindings)
+    new_tree = transformer.visit(tree)
+    ast.fix_missing_locations(new_tree)
+    changes = sorted(transformer.changes, key=lambda c: (c.line, c.col))
+    return TransformResult(tree=new_tree, changes=changes, py2_names=transformer.py2_names)
+
+
+def read_source(path: Path) -> str:
+    """The text of a Python file, honouring a PEP 263 coding line as Python 2 files often have.
+
+    Raises:
+        OSError: the file cannot be read.
+        SyntaxError: the bytes are not valid in the declared (or default UTF-8) encoding.
+    """
+    data = Path(path).read_bytes()
+    try:
+        return importlib.util.decode_source(data)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise SyntaxError(f"cannot decode the file: {exc}", (str(path), 1, 1, None)) from exc
+
+
+def compile_legacy(source: Union[str, bytes], filename: str) -> tuple[types.CodeType, TransformResult]:
+    """Parse, rewrite and compile a legacy module.
+
+    Raises:
+        SyntaxError: the source is not valid Python 3 (``filename`` and line are set).
+    """
+    if isinstance(source, bytes):
+        source = importlib.util.decode_source(source)
+    try:
+        tree = ast.parse(source, filename=filename)
+    except ValueError as exc:  # e.g. null bytes in the source
+        raise SyntaxError(str(exc), (filename, 1, 1, None)) from exc
+    result = transform(tree)
+    code = compile(result.tree, filename, "exec", dont_inherit=True)
+    return code, result
+
+
+# --------------------------------------------------------------------------
+# Syntax errors: name the Python 2 construct
+# --------------------------------------------------------------------------
+
+_SYNTAX_PATTERNS: tuple[tuple[str, str, str], ...] = (
+    # (where to look: "msg" or "text", regular expression, construct)
+    ("msg", r"Missing parentheses in call to 'print'", "Python 2 print statement"),
+    ("msg", r"Missing parentheses in call to 'exec'", "Python 2 exec statement"),
+    ("msg", r"leading zeros in decimal integer literals", "Python 2 octal literal (write 0o777)"),
+    ("msg", r"inconsistent use of tabs and spaces", "mixed tabs and spaces (Python 2 allowed them)"),
+    ("text", r"^\s*except\s+[^:]*,\s*\w+\s*:", "Python 2 except clause (except E, e:)"),
+    ("text", r"^\s*raise\s+[\w.]+\s*,", "Python 2 raise statement (raise E, message)"),
+    ("text", r"`", "Python 2 backquote repr (`x`)"),
+    ("text", r"<>", "Python 2 <> operator"),
+    ("text", r"\bur['\"]", "Python 2 ur'' string literal"),
+    ("text", r"^\s*print\s+[^(=\s]", "Python 2 print statement"),
+)
+
+
+def describe_syntax_error(err: SyntaxError) -> str:
+    """A one-line description of a syntax error, naming the Python 2 construct when it is one."""
+    message = err.msg or "invalid syntax"
+    text = err.text or ""
+    for where, pattern, construct in _SYNTAX_PATTERNS:
+        haystack = message if where == "msg" else text
+        if re.search(pattern, haystack):
+            return f"{construct} ({message})"
+    return f"syntax error ({message})"
+
+
+# --------------------------------------------------------------------------
+# Runtime helpers bound to __compat__
+# --------------------------------------------------------------------------
+
+class _NumpyRemoved:
+    """Attribute access yields the value each removed NumPy name used to have."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return NUMPY_REMOVED[name][1]()
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class LegacyHelpers:
+    """What rewritten code calls through ``__compat__``.
+
+    Args:
+        tf1_namespace: returns the TF1 namespace module (called on first use).
+        numpy_legacy: the module with ``tostring`` and ``fromstring``.
+    """
+
+    def __init__(self, tf1_namespace: Callable[[], types.ModuleType],
+                 numpy_legacy: types.ModuleType) -> None:
+        self._tf1_namespace = tf1_namespace
+        self._numpy_legacy = numpy_legacy
+        self.numpy = _NumpyRemoved()
+
+    def tf1(self, module: Any) -> Any:
+        """The TF1 namespace if ``module`` is the real ``tensorflow``, else ``module``."""
+        real = sys.modules.get("tensorflow")
+        if real is not None and module is real:
+            return self._tf1_namespace()
+        return module
+
+    def tf1_import(self, name: str) -> Any:
+        """``from tensorflow import name``, resolved in the TF1 namespace."""
+        try:
+            return getattr(self._tf1_namespace(), name)
+        except AttributeError as exc:
+            raise ImportError(f"cannot import name {name!r} from 'tensorflow': {exc}") from None
+
+    def tostring(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        """``obj.tostring(...)``: NumPy arrays through compat.numpy_legacy, others unchanged."""
+        np = importlib.import_module("numpy")
+        if isinstance(obj, (np.ndarray, np.generic)):
+            return self._numpy_legacy.tostring(obj, *args, **kwargs)
+        for method_name in ("tostring", "tobytes"):
+            method = getattr(obj, method_name, None)
+            if method is not None:
+                return method(*args, **kwargs)
+        raise AttributeError(f"{type(obj).__name__!r} object has no attribute 'tostring'")
+
+    def fromstring(self, *args: Any, **kwargs: Any) -> Any:
+        """``np.fromstring(...)`` with the binary mode NumPy 2 removed."""
+        return self._numpy_legacy.fromstring(*args, **kwargs)
+
+    @staticmethod
+    def _own(obj: Any, name: str) -> Optional[Callable[..., Any]]:
+        method = getattr(obj, name, None)
+        return method if callable(method) else None
+
+    def iteritems(self, obj: Any) -> Iterator[Any]:
+        """``d.iteritems()``."""
+        own = self._own(obj, "iteritems")
+        return own() if own else iter(obj.items())
+
+    def itervalues(self, obj: Any) -> Iterator[Any]:
+        """``d.itervalues()``."""
+        own = self._own(obj, "itervalues")
+        return own() if own else iter(obj.values())
+
+    def iterkeys(self, obj: Any) -> Iterator[Any]:
+        """``d.iterkeys()``."""
+        own = self._own(obj, "iterkeys")
+        return own() if own else iter(obj.keys())
+
+    def has_key(self, obj: Any, key: Any) -> bool:
+        """``d.has_key(key)``."""
+        own = self._own(obj, "has_key")
+        return own(key) if own else key in obj
+
+    def next(self, obj: Any) -> Any:
+        """``it.next()``: the object's own ``next`` method, else the builtin ``next``."""
+        own = self._own(obj, "next")
+        return own() if own else builtins.next(obj)
+
+
+def _py2_value(name: str) -> Any:
+    target = PY2_BUILTINS[name]
+    module_name, _, attr = target.rpartition(".")
+    if not module_name:
+        return getattr(builtins, attr)
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def injected_globals(result: TransformResult, helpers: LegacyHelpers) -> dict[str, Any]:
+    """The globals a rewritten module needs before it runs: ``__compat__`` and its Python 2 names."""
+    names: dict[str, Any] = {HELPERS_NAME: helpers}
+    for name in sorted(result.py2_names):
+        names[name] = _py2_value(name)
+    return names
+
+
+# --------------------------------------------------------------------------
+# Which files are the script's own, and the import hook
+# --------------------------------------------------------------------------
+
+_NOT_LEGACY_PARTS = frozenset({"site-packages", "dist-packages"})
+
+
+def _project_package_dirs() -> list[Path]:
+    """This project's own packages: never treated as legacy code, even below the script's folder."""
+    dirs = [Path(__file__).resolve().parent]
+    spec = importlib.util.find_spec("tf1_pipelines")
+    if spec is not None and spec.submodule_search_locations:
+        dirs.extend(Path(p).resolve() for p in spec.submodule_search_locations)
+    return dirs
+
+
+class LocalScope:
+    """The files that count as a script's own modules: under its folder, not installed packages.
+
+    Args:
+        root: the script's folder.
+        exclude: further folders to leave alone.
+    """
+
+    def __init__(self, root: Path, exclude: Iterable[Path] = ()) -> None:
+        self.root = Path(root).resolve()
+        self.exclude = [Path(p).resolve() for p in exclude] + _project_package_dirs()
+
+    def contains(self, path: Union[str, Path]) -> bool:
+        """True if ``path`` is one of the script's own source files."""
+        try:
+            resolved = Path(path).resolve()
+        except (OSError, RuntimeError):
+            return False
+        if not resolved.is_relative_to(self.root):
+            return False
+        if _NOT_LEGACY_PARTS.intersection(resolved.relative_to(self.root).parts):
+            return False
+        return not any(resolved.is_relative_to(folder) for folder in self.exclude)
+
+    def relative(self, path: Union[str, Path]) -> str:
+        """``path`` relative to the script's folder when inside it, for messages."""
+        resolved = Path(path).resolve()
+        if resolved.is_relative_to(self.root):
+            return str(resolved.relative_to(self.root))
+        return str(path)
+
+
+class LegacyLoader(importlib.machinery.SourceFileLoader):
+    """Loads one of the script's own modules through :func:`compile_legacy`; no bytecode cache."""
+
+    def __init__(self, fullname: str, path: str, helpers: LegacyHelpers) -> None:
+        super().__init__(fullname, path)
+        self._helpers = helpers
+
+    def _compile(self) -> tuple[types.CodeType, TransformResult]:
+        return compile_legacy(self.get_data(self.path), self.path)
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        """The rewritten code object (never read from or written to ``__pycache__``)."""
+        return self._compile()[0]
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Run the rewritten module with ``__compat__`` and its Python 2 names in its globals."""
+        code, result = self._compile()
+        module.__dict__.update(injected_globals(result, self._helpers))
+        exec(code, module.__dict__)
+
+
+class LegacyFinder(importlib.abc.MetaPathFinder):
+    """Hands the script's own modules to :class:`LegacyLoader`; everything else is left alone."""
+
+    def __init__(self, scope: LocalScope, helpers: LegacyHelpers) -> None:
+        self.scope = scope
+        self.helpers = helpers
+
+    def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
+                  target: Optional[types.ModuleType] = None) -> Optional[importlib.machinery.ModuleSpec]:
+        """A spec with a :class:`LegacyLoader` for a local source module, else None."""
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.origin is None:
+            return None
+        if not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return None
+        if not self.scope.contains(spec.origin):
+            return None
+        spec.loader = LegacyLoader(fullname, spec.origin, self.helpers)
+        return spec
+
+
+# --------------------------------------------------------------------------
+# The script and its local imports, statically
+# --------------------------------------------------------------------------
+
+@dataclass
+class LocalSource:
+    """One of the script's own files: its parsed tree, or the syntax error that stopped it."""
+
+    path: Path
+    tree: Optional[ast.Module] = None
+    error: Optional[SyntaxError] = None
+
+
+def _module_files(base: Path, parts: Sequence[str]) -> list[Path]:
+    """Files executed by importing ``parts`` below ``base``: package ``__init__``s, then the module."""
+    files: list[Path] = []
+    folder = base
+    for part in parts:
+        package_init = folder / part / "__init__.py"
+        module_file = folder / f"{part}.py"
+        if package_init.is_file():
+            files.append(package_init)
+            folder = folder / part
+        elif module_file.is_file():
+            files.append(module_file)
+            break
+        else:
+            break
+    return files
+
+
+def _import_base(path: Path, level: int) -> Path:
+    """The folder a relative import of ``level`` dots in ``path`` starts from."""
+    base = path.parent
+    for _ in range(level - 1):
+        base = base.parent
+    return base
+
+
+def imported_files(tree: ast.Module, path: Path, root: Path) -> list[Path]:
+    """Local files that ``tree`` (the source of ``path``) may import, found without running it."""
+    found: list[Path] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.extend(_module_files(root, alias.name.split(".")))
+        elif isinstance(node, ast.ImportFrom):
+            base = root if node.level == 0 else _import_base(path, node.level)
+            module_parts = node.module.split(".") if node.module else []
+            found.extend(_module_files(base, module_parts))
+            for alias in node.names:
+                if alias.name != "*":
+                    found.extend(_module_files(base, [*module_parts, alias.name]))
+    return found
+
+
+def _parse_file(path: Path) -> LocalSource:
+    try:
+        source = read_source(path)
+        return LocalSource(path, tree=ast.parse(source, filename=str(path)))
+    except SyntaxError as err:
+        return LocalSource(path, error=err)
+    except ValueError as exc:  # null bytes
+        return LocalSource(path, error=SyntaxError(str(exc), (str(path), 1, 1, None)))
+
+
+def walk_local_modules(script: Path, scope: LocalScope) -> Iterator[LocalSource]:
+    """The script, then every local module reachable through its imports, each parsed once."""
+    start = Path(script).resolve()
+    queue: deque[Path] = deque([start])
+    seen: set[Path] = {start}
+    while queue:
+        path = queue.popleft()
+        source = _parse_file(path)
+        yield source
+        if source.tree is None:
+            continue
+        for found in imported_files(source.tree, path, scope.root):
+            resolved = found.resolve()
+            if resolved not in seen and scope.contains(resolved):
+                seen.add(resolved)
+                queue.append(resolved)
+

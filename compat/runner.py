@@ -1,0 +1,450 @@
+"""Run an unmodified TensorFlow 1 era script on today's stack.
+
+:func:`run` is ``python -m compat run script.py [args...]``. Inside the runner's
+own process, and only there, it installs:
+
+* a :class:`compat.rewrite.LegacyFinder` first on ``sys.meta_path``: the
+  script's own modules (files below its folder, not installed packages) are
+  compiled through :func:`compat.rewrite.compile_legacy`;
+* ``sys.modules['tensorflow.contrib']`` and ``['tensorflow.contrib.data']``
+  from :func:`compat.tf1.contrib_modules` (the real ``tensorflow`` module is
+  not modified);
+* a finder that serves ``scipy.misc`` from :mod:`compat.scipy_misc` and refuses
+  removed TensorFlow modules (``tensorflow.contrib.slim``, ...) with a message
+  naming the replacement;
+* ``tf.compat.v1.disable_v2_behavior()``.
+
+Then the script runs as ``__main__`` with ``sys.argv = [script, *args]`` and its
+folder first on ``sys.path``. The exit status is the script's: 0 when it ends,
+the ``SystemExit`` code when it exits, 1 after an uncaught exception (whose
+traceback is printed). The runner's own messages go to stderr; a missing script
+or a syntax error in it is reported with file and line, with status 2.
+"""
+from __future__ import annotations
+
+import builtins
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import traceback
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from compat import rewrite, tf1
+
+__all__ = [
+    "EXIT_FAILURE",
+    "EXIT_USAGE",
+    "SCIPY_MISC_MOVED",
+    "SCIPY_MISC_REPLACEMENTS",
+    "Installation",
+    "install",
+    "make_scipy_misc_module",
+    "run",
+    "scipy_misc_bridged_names",
+    "scipy_misc_message",
+]
+
+#: Exit status for an uncaught exception in the script.
+EXIT_FAILURE = 1
+#: Exit status for the runner's own errors: bad usage, missing script, syntax error.
+EXIT_USAGE = 2
+
+_PREFIX = "compat"
+
+#: ``scipy.misc`` names that moved elsewhere in SciPy, with their new home.
+SCIPY_MISC_MOVED: dict[str, str] = {
+    "comb": "scipy.special.comb",
+    "factorial": "scipy.special.factorial",
+    "factorial2": "scipy.special.factorial2",
+    "factorialk": "scipy.special.factorialk",
+    "logsumexp": "scipy.special.logsumexp",
+    "pade": "scipy.interpolate.pade",
+}
+
+#: ``scipy.misc`` names the runner does not provide, with what to use instead.
+SCIPY_MISC_REPLACEMENTS: dict[str, str] = {
+    "imshow": "matplotlib.pyplot.imshow",
+    "face": "scipy.datasets.face() (needs the pooch package and a download) or skimage.data",
+    "ascent": "scipy.datasets.ascent() (needs the pooch package and a download) or skimage.data",
+    "electrocardiogram": "scipy.datasets.electrocardiogram() (needs the pooch package and a download)",
+    "lena": "skimage.data.astronaut() (lena was removed from SciPy in 0.17)",
+    "derivative": "numpy.gradient or scipy.differentiate.derivative (a different API)",
+    "central_diff_weights": "numpy.gradient (scipy.misc.central_diff_weights was removed)",
+    "info": "numpy.info",
+    "source": "inspect.getsource",
+    "who": "nothing (scipy.misc.who was removed)",
+}
+
+
+def _error(message: str) -> None:
+    print(f"{_PREFIX}: {message}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------
+# scipy.misc
+# --------------------------------------------------------------------------
+
+def scipy_misc_bridged_names() -> tuple[str, ...]:
+    """The ``scipy.misc`` functions that :mod:`compat.scipy_misc` re-implements."""
+    bridge = importlib.import_module("compat.scipy_misc")
+    return tuple(getattr(bridge, "__all__", ()))
+
+
+def scipy_misc_message(name: str) -> str:
+    """Why ``scipy.misc.<name>`` is not available and what to use instead."""
+    replacement = SCIPY_MISC_REPLACEMENTS.get(name)
+    if replacement is not None:
+        return f"scipy.misc.{name} is not provided by the compat runner; use {replacement}"
+    return (f"scipy.misc.{name} is not provided by the compat runner (scipy.misc was emptied in "
+            "SciPy 1.10); only the image helpers of SciPy 1.2 and the functions that moved to "
+            "scipy.special are provided")
+
+
+def make_scipy_misc_module(bridge: types.ModuleType) -> types.ModuleType:
+    """A ``scipy.misc`` module: the image helpers from ``bridge``, moved functions, clear errors."""
+    module = types.ModuleType("scipy.misc", "scipy.misc as of SciPy 1.2, as far as the compat "
+                                            "runner provides it (see compat.scipy_misc).")
+    provided = tuple(getattr(bridge, "__all__", ()))
+
+    def __getattr__(name: str) -> Any:
+        if name in provided:
+            return getattr(bridge, name)
+        if name in SCIPY_MISC_MOVED:
+            module_name, _, attr = SCIPY_MISC_MOVED[name].rpartition(".")
+            return getattr(importlib.import_module(module_name), attr)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise tf1.LegacyAPIError(scipy_misc_message(name))
+
+    module.__getattr__ = __getattr__
+    module.__dir__ = lambda: sorted({*provided, *SCIPY_MISC_MOVED})
+    module.__all__ = list(provided)
+    module.__path__ = []  # a package, so unknown names reach _LegacyModuleFinder on `from` imports
+    return module
+
+
+class _ModuleObjectLoader(importlib.abc.Loader):
+    """Loads a module object that was built in advance."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        """The prebuilt module."""
+        return self._module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: the module is complete."""
+
+
+class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
+    """Serves ``scipy.misc``; refuses removed modules with a message naming the replacement.
+
+    ``scipy.misc`` is served as a package with an empty path, so that ``from
+    scipy.misc import face`` (a name it lacks) asks this finder for
+    ``scipy.misc.face``, which raises with the useful message instead of
+    Python's generic "cannot import name" (the same for ``tensorflow.contrib``).
+    """
+
+    def __init__(self, scipy_misc: types.ModuleType) -> None:
+        self._scipy_misc = scipy_misc
+
+    def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
+                  target: Optional[types.ModuleType] = None) -> Optional[importlib.machinery.ModuleSpec]:
+        """A spec for ``scipy.misc``; raises :class:`compat.tf1.LegacyImportError` for removed modules."""
+        if fullname == "scipy.misc":
+            return importlib.util.spec_from_loader(fullname, _ModuleObjectLoader(self._scipy_misc),
+                                                   is_package=True)
+        if fullname.startswith("scipy.misc."):
+            # Reached by `from scipy.misc import name` when scipy.misc lacks `name`.
+            raise tf1.LegacyImportError(scipy_misc_message(fullname[len("scipy.misc."):]))
+        message = tf1.removed_module_message(fullname)
+        if message is not None:
+            raise tf1.LegacyImportError(message)
+        return None
+
+
+# --------------------------------------------------------------------------
+# Installation
+# --------------------------------------------------------------------------
+
+@dataclass
+class Installation:
+    """What :func:`install` changed, so that :meth:`uninstall` can put it back."""
+
+    scope: rewrite.LocalScope
+    helpers: rewrite.LegacyHelpers
+    scipy_misc: types.ModuleType
+    finders: list[importlib.abc.MetaPathFinder] = field(default_factory=list)
+    saved_modules: dict[str, Optional[types.ModuleType]] = field(default_factory=dict)
+
+    def set_module(self, name: str, module: types.ModuleType) -> None:
+        """Put ``module`` in ``sys.modules[name]``, remembering what was there."""
+        if name not in self.saved_modules:
+            self.saved_modules[name] = sys.modules.get(name)
+        sys.modules[name] = module
+
+    def uninstall(self) -> None:
+        """Remove the finders, our ``scipy.misc``, and restore the ``sys.modules`` entries."""
+        for finder in self.finders:
+            if finder in sys.meta_path:
+                sys.meta_path.remove(finder)
+        if sys.modules.get("scipy.misc") is self.scipy_misc:
+            del sys.modules["scipy.misc"]
+        scipy = sys.modules.get("scipy")
+        if scipy is not None and scipy.__dict__.get("misc") is self.scipy_misc:
+            delattr(scipy, "misc")
+        for name, previous in self.saved_modules.items():
+            if previous is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = previous
+        previous_misc = self.saved_modules.get("scipy.misc")
+        if scipy is not None and previous_misc is not None:
+            setattr(scipy, "misc", previous_misc)
+        self.finders.clear()
+        self.saved_modules.clear()
+
+    def __enter__(self) -> "Installation":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.uninstall()
+
+
+def _has_own_compat(folder: Path) -> bool:
+    """True if the script's folder has its own top-level ``compat`` module or package."""
+    own = (folder / "compat.py", folder / "compat" / "__init__.py")
+    ours = Path(__file__).resolve().parent
+    return any(path.is_file() and path.resolve().parent != ours for path in own)
+
+
+def _release_compat_name(installation: Installation) -> None:
+    """Let the script import its own ``compat``: drop ours from ``sys.modules`` (kept alive by reference)."""
+    for name in [n for n in sys.modules if n == "compat" or n.startswith("compat.")]:
+        module = sys.modules[name]
+        if module is not None:
+            installation.saved_modules.setdefault(name, module)
+            del sys.modules[name]
+
+
+def install(script_dir: Path) -> Installation:
+    """Install the legacy import machinery for a script in ``script_dir`` (this process only).
+
+    Returns the :class:`Installation`; its ``uninstall`` undoes everything but
+    the TensorFlow graph-mode switch, which :func:`run` makes separately.
+    """
+    numpy_legacy = importlib.import_module("compat.numpy_legacy")
+    scipy_misc = make_scipy_misc_module(importlib.import_module("compat.scipy_misc"))
+    scope = rewrite.LocalScope(script_dir)
+    helpers = rewrite.LegacyHelpers(tf1.tf1_namespace, numpy_legacy)
+    installation = Installation(scope=scope, helpers=helpers, scipy_misc=scipy_misc)
+    for name, module in tf1.contrib_modules().items():
+        installation.set_module(name, module)
+    if "scipy.misc" in sys.modules:
+        installation.set_module("scipy.misc", scipy_misc)
+        scipy = sys.modules.get("scipy")
+        if scipy is not None:
+            setattr(scipy, "misc", scipy_misc)
+    installation.finders = [rewrite.LegacyFinder(scope, helpers), _LegacyModuleFinder(scipy_misc)]
+    sys.meta_path[0:0] = installation.finders
+    if _has_own_compat(scope.root):
+        _release_compat_name(installation)
+    return installation
+
+
+def _prepare_tensorflow(scope: rewrite.LocalScope) -> None:
+    """TF1 graph mode as the script expects; NumPy booleans accepted; no AutoGraph for the script's code."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    import tensorflow as tf
+    tf.compat.v1.disable_v2_behavior()
+    tf1.accept_numpy_bools()
+    tf1.skip_autograph_for(_module_predicate(scope))
+
+
+def _module_predicate(scope: rewrite.LocalScope) -> Callable[[types.ModuleType], bool]:
+    """True for modules loaded from the script's own files (the script itself included)."""
+    known: dict[str, bool] = {}
+
+    def is_legacy(module: types.ModuleType) -> bool:
+        filename = getattr(module, "__file__", None)
+        if not isinstance(filename, str):
+            return False
+        if filename not in known:
+            known[filename] = scope.contains(filename)
+        return known[filename]
+    return is_legacy
+
+
+# --------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------
+
+def _format_syntax_error(err: SyntaxError, scope: Optional[rewrite.LocalScope] = None) -> str:
+    filename = err.filename or "<unknown>"
+    if scope is not None:
+        filename = scope.relative(filename)
+    where = f"{filename}:{err.lineno or 1}"
+    if err.offset:
+        where += f":{err.offset}"
+    line = f"\n    {err.text.rstrip()}" if err.text and err.text.strip() else ""
+    return f"{where}: {rewrite.describe_syntax_error(err)}{line}"
+
+
+def _warn_about_local_modules(script: Path, scope: rewrite.LocalScope) -> None:
+    """Name, before anything runs, local modules that cannot be compiled (they fail when imported)."""
+    for source in rewrite.walk_local_modules(script, scope):
+        if source.error is not None and source.path != script:
+            _error("warning: " + _format_syntax_error(source.error, scope)
+                   + "\n    (this module will fail when it is imported; the runner cannot bridge it)")
+
+
+def _main_module(path: Path, injected: dict[str, Any]) -> types.ModuleType:
+    """A fresh ``__main__`` module for the script, as ``python script.py`` would make it."""
+    module = types.ModuleType("__main__")
+    module.__file__ = str(path)
+    module.__cached__ = None
+    module.__builtins__ = builtins
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", str(path))
+    module.__dict__.update(injected)
+    return module
+
+
+def _exit_code(exc: SystemExit) -> int:
+    """The process status Python itself would give for this ``SystemExit``."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return EXIT_FAILURE
+
+
+def _innermost_local_frame(tb: Optional[types.TracebackType],
+                           scope: rewrite.LocalScope) -> Optional[tuple[str, int]]:
+    location = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if scope.contains(filename):
+            location = (scope.relative(filename), tb.tb_lineno)
+        tb = tb.tb_next
+    return location
+
+
+def _legacy_hint(exc: BaseException, scope: rewrite.LocalScope) -> Optional[str]:
+    """A line naming the legacy construct, file and line, when the failure is a legacy construct."""
+    if isinstance(exc, SyntaxError) and exc.filename and scope.contains(exc.filename):
+        return _format_syntax_error(exc, scope) + " (the runner cannot bridge this; fix the line)"
+    location = _innermost_local_frame(exc.__traceback__, scope)
+    if location is None:
+        return None
+    where = f"{location[0]}:{location[1]}"
+    if isinstance(exc, (tf1.LegacyAPIError, tf1.LegacyImportError)):
+        return f"{where}: {exc}"
+    name = getattr(exc, "name", None)
+    if isinstance(exc, NameError) and name in rewrite.PY2_BUILTINS_UNSUPPORTED:
+        return (f"{where}: Python 2 builtin {name!r} is not bridged by the runner; use "
+                f"{rewrite.PY2_BUILTINS_UNSUPPORTED[name]}")
+    return None
+
+
+def _strip_runner_frames(tb: Optional[types.TracebackType]) -> Optional[types.TracebackType]:
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return tb
+
+
+def _report_exception(exc: BaseException, scope: rewrite.LocalScope) -> None:
+    tb = _strip_runner_frames(exc.__traceback__)
+    exc.with_traceback(tb)
+    try:
+        sys.excepthook(type(exc), exc, tb)
+    except Exception:  # noqa: BLE001 - a broken user excepthook must not hide the error
+        traceback.print_exception(type(exc), exc, tb)
+    hint = _legacy_hint(exc, scope)
+    if hint is not None:
+        _error(hint)
+
+
+def _execute(code: types.CodeType, module: types.ModuleType, scope: rewrite.LocalScope) -> int:
+    """Run the script's code in ``module``; the exit status Python would give."""
+    try:
+        exec(code, module.__dict__)
+    except SystemExit as exc:
+        return _exit_code(exc)
+    except KeyboardInterrupt as exc:
+        _report_exception(exc, scope)
+        return 130
+    except BaseException as exc:  # noqa: BLE001 - the script's failure becomes its exit status
+        _report_exception(exc, scope)
+        return EXIT_FAILURE
+    return 0
+
+
+def _load_script(script: str) -> tuple[Optional[Path], Optional[str]]:
+    """(absolute path, source) of the script, or (None, None) after reporting why not."""
+    path = Path(script)
+    if not path.exists():
+        _error(f"cannot run {script}: no such file")
+        return None, None
+    if not path.is_file():
+        _error(f"cannot run {script}: not a file")
+        return None, None
+    path = path.resolve()
+    try:
+        return path, rewrite.read_source(path)
+    except OSError as exc:
+        _error(f"cannot read {script}: {exc.strerror or exc}")
+    except SyntaxError as err:
+        _error(_format_syntax_error(err))
+    return None, None
+
+
+def run(script: str, args: Sequence[str] = ()) -> int:
+    """Run ``script`` unchanged with ``args`` as its arguments; returns its exit status.
+
+    Exit status 2 (and a message on stderr naming file and line) if the script
+    does not exist or is not valid Python 3.
+    """
+    path, source = _load_script(script)
+    if path is None or source is None:
+        return EXIT_USAGE
+    try:
+        code, result = rewrite.compile_legacy(source, str(path))
+    except SyntaxError as err:
+        _error(_format_syntax_error(err, rewrite.LocalScope(path.parent)))
+        return EXIT_USAGE
+    installation = install(path.parent)
+    _warn_about_local_modules(path, installation.scope)
+    _prepare_tensorflow(installation.scope)
+    module = _main_module(path, rewrite.injected_globals(result, installation.helpers))
+    sys.argv = [script, *args]
+    _put_script_folder_first(path.parent)
+    sys.modules["__main__"] = module
+    try:
+        return _execute(code, module, installation.scope)
+    finally:
+        _flush_streams()
+
+
+def _put_script_folder_first(folder: Path) -> None:
+    """``sys.path[0]`` is the script's folder, as for ``python script.py`` (not the runner's)."""
+    if sys.path:
+        sys.path[0] = str(folder)
+    else:
+        sys.path.insert(0, str(folder))
+
+
+def _flush_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass

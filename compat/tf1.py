@@ -1,0 +1,504 @@
+"""The TensorFlow 1 namespace handed to legacy scripts by the compat runner.
+
+A script run with ``python -m compat run script.py`` that says
+``import tensorflow as tf`` gets the module object built by
+:func:`tf1_namespace`: every attribute of ``tf.compat.v1``, plus
+
+* ``tf.contrib`` with the ``tf.contrib.data`` transformations old input
+  pipelines used (:data:`CONTRIB_DATA_PROVIDED`), each returning a function for
+  ``dataset.apply(...)``; other ``tf.contrib.data`` names are forwarded to
+  ``tf.data.experimental`` when it has them;
+* the pre-1.0 names that TensorFlow renamed (:data:`RENAMED_OPS`), e.g.
+  ``tf.pack`` is ``tf.stack``, and ``tf.concat`` also accepting the pre-1.0
+  argument order ``tf.concat(axis, values)``.
+
+Anything else under ``tf.contrib`` raises :class:`LegacyAPIError` (an
+``AttributeError``) or :class:`LegacyImportError` (a ``ModuleNotFoundError``)
+whose message names the modern replacement (:data:`CONTRIB_REPLACEMENTS`).
+
+Importing this module imports nothing heavy and changes nothing: TensorFlow is
+imported only when :func:`tf1_namespace`, :func:`contrib_modules` or
+:func:`classify_tf_attribute` is called, and the modules they build are only
+placed in ``sys.modules`` by :mod:`compat.runner`.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.machinery
+import types
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+__all__ = [
+    "CONTRIB_DATA_PROVIDED",
+    "CONTRIB_DATA_FROM_V1",
+    "CONTRIB_REPLACEMENTS",
+    "REMOVED_TF_MODULES",
+    "RENAMED_OPS",
+    "LegacyAPIError",
+    "LegacyImportError",
+    "accept_numpy_bools",
+    "removed_module_message",
+    "skip_autograph_for",
+    "TFAttributeVerdict",
+    "batch_and_drop_remainder",
+    "classify_tf_attribute",
+    "contrib_message",
+    "contrib_modules",
+    "map_and_batch",
+    "padded_batch_and_drop_remainder",
+    "parallel_interleave",
+    "shuffle_and_repeat",
+    "tf1_namespace",
+    "unbatch",
+]
+
+#: A ``Dataset -> Dataset`` function, what ``dataset.apply`` takes.
+Transformation = Callable[[Any], Any]
+
+#: Pre-1.0 top-level names and the ``tf.compat.v1`` name each became.
+#: Only renames with the same positional signature are listed.
+RENAMED_OPS: dict[str, str] = {
+    "pack": "stack",
+    "unpack": "unstack",
+    "mul": "multiply",
+    "sub": "subtract",
+    "neg": "negative",
+    "select": "where",
+    "concat_v2": "concat",
+    "scalar_summary": "summary.scalar",
+    "histogram_summary": "summary.histogram",
+    "merge_summary": "summary.merge",
+    "merge_all_summaries": "summary.merge_all",
+}
+
+#: ``tf.contrib.data`` functions implemented here, with what they became.
+CONTRIB_DATA_PROVIDED: dict[str, str] = {
+    "unbatch": "Dataset.unbatch()",
+    "map_and_batch": "Dataset.map(...).batch(...)",
+    "shuffle_and_repeat": "Dataset.shuffle(...).repeat(...)",
+    "parallel_interleave": "Dataset.interleave(..., num_parallel_calls=cycle_length)",
+    "batch_and_drop_remainder": "Dataset.batch(batch_size, drop_remainder=True)",
+    "padded_batch_and_drop_remainder": "Dataset.padded_batch(..., drop_remainder=True)",
+}
+
+#: ``tf.contrib.data`` classes of TF 1.2-1.3 that live on in ``tf.compat.v1.data``.
+CONTRIB_DATA_FROM_V1: tuple[str, ...] = (
+    "Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "Iterator",
+)
+
+#: What replaced each ``tf.contrib`` submodule the runner does not provide.
+CONTRIB_REPLACEMENTS: dict[str, str] = {
+    "layers": "tf.compat.v1.layers or tf.keras.layers (arg_scope and friends: the tf_slim package)",
+    "slim": "the tf_slim package (pip install tf-slim; import tf_slim as slim)",
+    "framework": "tf.compat.v1 (get_or_create_global_step: tf.compat.v1.train; "
+                 "arg_scope, model_variable: tf_slim; nest: tf.nest)",
+    "training": "tf.compat.v1.train; HParams: a plain dict or tensorboard.plugins.hparams; "
+                "bucket_by_sequence_length: tf.data.experimental",
+    "learn": "tf.keras (tf.estimator was removed in TensorFlow 2.16)",
+    "rnn": "tf.compat.v1.nn.rnn_cell or tf.keras.layers (LSTM, GRU, RNN)",
+    "cudnn_rnn": "tf.keras.layers.LSTM / GRU (they use cuDNN when possible)",
+    "legacy_seq2seq": "tf.keras.layers",
+    "seq2seq": "the tensorflow_addons package (tfa.seq2seq, no longer maintained)",
+    "crf": "the tensorflow_addons package (tfa.text.crf)",
+    "opt": "tf.keras.optimizers or tf.compat.v1.train optimizers",
+    "losses": "tf.compat.v1.losses or tf.keras.losses",
+    "metrics": "tf.compat.v1.metrics or tf.keras.metrics",
+    "image": "tf.image (rotate, transform: tf.keras.layers.RandomRotation or tensorflow_addons)",
+    "distributions": "the tensorflow_probability package (tfp.distributions)",
+    "bayesflow": "the tensorflow_probability package",
+    "summary": "tf.compat.v1.summary or tf.summary",
+    "tensorboard": "the tensorboard package",
+    "keras": "tf.keras",
+    "lookup": "tf.lookup",
+    "quantize": "the tensorflow_model_optimization package",
+    "predictor": "tf.saved_model.load",
+    "eager": "tf.compat.v1 (eager execution is the TF2 default; the runner disables it)",
+    "gan": "the tensorflow_gan package",
+    "tpu": "tf.compat.v1.tpu or tf.distribute.TPUStrategy",
+    "distribute": "tf.distribute",
+    "nccl": "tf.distribute",
+    "checkpoint": "tf.train.Checkpoint",
+    "memory_stats": "tf.config.experimental.get_memory_info",
+    "util": "tf.compat.v1 (make_tensor_proto, make_ndarray: tf.make_tensor_proto, tf.make_ndarray)",
+    "staging": "tf.data prefetch (Dataset.prefetch)",
+    "factorization": "nothing in TensorFlow 2 (use tf.keras or scikit-learn)",
+    "hooks": "tf.compat.v1.train hooks",
+}
+
+#: TensorFlow 1 modules (not under contrib) that no longer exist.
+REMOVED_TF_MODULES: dict[str, str] = {
+    "tensorflow.examples.tutorials": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
+    "tensorflow.models": "the tensorflow/models repository or tf.keras.applications",
+}
+
+
+class LegacyAPIError(AttributeError):
+    """A TensorFlow 1 name the compat runner cannot provide; the message says what to use."""
+
+
+class LegacyImportError(ModuleNotFoundError):
+    """A TensorFlow 1 module the compat runner cannot provide; the message says what to use.
+
+    Its ``name`` is left unset on purpose: ``from tensorflow.contrib import slim``
+    then reports this message instead of a generic "cannot import name".
+    """
+
+
+def contrib_message(path: str) -> str:
+    """Why ``tf.contrib.<path>`` is not available and what replaced it.
+
+    Args:
+        path: the dotted name under ``tf.contrib``, e.g. ``"slim"`` or ``"layers.conv2d"``.
+    """
+    head = path.split(".")[0]
+    where = f"tf.contrib.{path}"
+    replacement = CONTRIB_REPLACEMENTS.get(head)
+    if replacement is not None:
+        return (f"{where} is not provided by the compat runner (tf.contrib was removed in "
+                f"TensorFlow 2); use {replacement}")
+    return (f"{where} is not provided by the compat runner (tf.contrib was removed in "
+            "TensorFlow 2, and no replacement is known here); only tf.contrib.data is provided")
+
+
+def removed_module_message(fullname: str) -> Optional[str]:
+    """The message for an import of a removed TensorFlow module, or None if it is not one."""
+    if fullname.startswith("tensorflow.contrib.data."):
+        return _contrib_data_message(fullname[len("tensorflow.contrib.data."):])
+    if fullname.startswith("tensorflow.contrib.") and fullname != "tensorflow.contrib.data":
+        return contrib_message(fullname[len("tensorflow.contrib."):])
+    for prefix, replacement in REMOVED_TF_MODULES.items():
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            return (f"{fullname} no longer exists in TensorFlow 2 and is not provided by the "
+                    f"compat runner; use {replacement}")
+    return None
+
+
+# --------------------------------------------------------------------------
+# tf.contrib.data transformations
+# --------------------------------------------------------------------------
+
+def unbatch() -> Transformation:
+    """``tf.contrib.data.unbatch()``: split each element's first dimension into elements."""
+    def _apply(dataset: Any) -> Any:
+        return dataset.unbatch()
+    return _apply
+
+
+def map_and_batch(map_func: Callable[..., Any], batch_size: Any,
+                  num_parallel_batches: Any = None, drop_remainder: Any = False,
+                  num_parallel_calls: Any = None) -> Transformation:
+    """``tf.contrib.data.map_and_batch``: ``map`` then ``batch``, in order.
+
+    As in TensorFlow 1, ``batch_size * num_parallel_batches`` elements are mapped
+    in parallel unless ``num_parallel_calls`` is given, and giving both is an error.
+
+    Raises:
+        ValueError: both ``num_parallel_batches`` and ``num_parallel_calls`` are given.
+    """
+    if num_parallel_batches is not None and num_parallel_calls is not None:
+        raise ValueError("map_and_batch: give num_parallel_batches or num_parallel_calls, "
+                         f"not both (got {num_parallel_batches!r} and {num_parallel_calls!r})")
+    if num_parallel_calls is None:
+        num_parallel_calls = batch_size * (1 if num_parallel_batches is None else num_parallel_batches)
+
+    def _apply(dataset: Any) -> Any:
+        mapped = dataset.map(map_func, num_parallel_calls=num_parallel_calls, deterministic=True)
+        return mapped.batch(batch_size, drop_remainder=drop_remainder)
+    return _apply
+
+
+def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) -> Transformation:
+    """``tf.contrib.data.shuffle_and_repeat``: reshuffled every epoch, repeated ``count`` times."""
+    def _apply(dataset: Any) -> Any:
+        return dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=True).repeat(count)
+    return _apply
+
+
+def parallel_interleave(map_func: Callable[..., Any], cycle_length: Any, block_length: Any = 1,
+                        sloppy: Optional[bool] = False, buffer_output_elements: Any = None,
+                        prefetch_input_elements: Any = None) -> Transformation:
+    """``tf.contrib.data.parallel_interleave``: ``interleave`` run on ``cycle_length`` threads.
+
+    ``sloppy=False`` keeps the deterministic order; the two buffering arguments
+    were tuning knobs and are accepted and ignored (tf.data autotunes buffering).
+    """
+    del buffer_output_elements, prefetch_input_elements  # tuning only; autotuned today
+    deterministic = None if sloppy is None else not sloppy
+
+    def _apply(dataset: Any) -> Any:
+        return dataset.interleave(map_func, cycle_length=cycle_length, block_length=block_length,
+                                  num_parallel_calls=cycle_length, deterministic=deterministic)
+    return _apply
+
+
+def batch_and_drop_remainder(batch_size: Any) -> Transformation:
+    """``tf.contrib.data.batch_and_drop_remainder``: full batches only."""
+    def _apply(dataset: Any) -> Any:
+        return dataset.batch(batch_size, drop_remainder=True)
+    return _apply
+
+
+def padded_batch_and_drop_remainder(batch_size: Any, padded_shapes: Any,
+                                    padding_values: Any = None) -> Transformation:
+    """``tf.contrib.data.padded_batch_and_drop_remainder``: full padded batches only."""
+    def _apply(dataset: Any) -> Any:
+        return dataset.padded_batch(batch_size, padded_shapes, padding_values, drop_remainder=True)
+    return _apply
+
+
+_CONTRIB_DATA_FUNCTIONS: dict[str, Callable[..., Transformation]] = {
+    "unbatch": unbatch,
+    "map_and_batch": map_and_batch,
+    "shuffle_and_repeat": shuffle_and_repeat,
+    "parallel_interleave": parallel_interleave,
+    "batch_and_drop_remainder": batch_and_drop_remainder,
+    "padded_batch_and_drop_remainder": padded_batch_and_drop_remainder,
+}
+
+
+# --------------------------------------------------------------------------
+# Module objects: tensorflow.contrib, tensorflow.contrib.data, the namespace
+# --------------------------------------------------------------------------
+
+def _new_module(name: str, doc: str, is_package: bool = False) -> types.ModuleType:
+    """A fresh module object with a spec, so ``importlib.util.find_spec`` works on it."""
+    module = types.ModuleType(name, doc)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=is_package)
+    module.__package__ = name if is_package else name.rpartition(".")[0]
+    if is_package:
+        module.__path__ = []
+    return module
+
+
+def _contrib_data_getattr(name: str) -> Any:
+    """``tf.contrib.data.<name>`` for names not defined on the module itself."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import tensorflow as tf
+    if name in CONTRIB_DATA_FROM_V1:
+        return getattr(tf.compat.v1.data, name)
+    experimental = tf.compat.v1.data.experimental
+    if hasattr(experimental, name):
+        return getattr(experimental, name)
+    raise LegacyAPIError(_contrib_data_message(name))
+
+
+def _contrib_data_message(name: str) -> str:
+    return (f"tf.contrib.data.{name} is not provided by the compat runner and has no "
+            "tf.data.experimental counterpart; see the tf.data.Dataset methods")
+
+
+def _contrib_getattr(name: str) -> Any:
+    """``tf.contrib.<name>`` for everything but ``data``: an error naming the replacement."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise LegacyAPIError(contrib_message(name))
+
+
+@functools.cache
+def contrib_modules() -> dict[str, types.ModuleType]:
+    """The ``tensorflow.contrib`` and ``tensorflow.contrib.data`` module objects, by name.
+
+    Built once per process; TensorFlow is imported only when an attribute that
+    needs it is used. The caller decides whether to put them in ``sys.modules``.
+    """
+    contrib = _new_module("tensorflow.contrib", "tf.contrib, as far as the compat runner "
+                          "provides it: only tf.contrib.data.", is_package=True)
+    data = _new_module("tensorflow.contrib.data", "tf.contrib.data transformations on today's tf.data.",
+                       is_package=True)
+    for name, function in _CONTRIB_DATA_FUNCTIONS.items():
+        setattr(data, name, function)
+    data.__getattr__ = _contrib_data_getattr
+    contrib.data = data
+    contrib.__getattr__ = _contrib_getattr
+    return {contrib.__name__: contrib, data.__name__: data}
+
+
+def _concat(values: Any, axis: Any = None, name: str = "concat") -> Any:
+    """``tf.concat`` accepting both ``(values, axis)`` and the pre-1.0 ``(axis, values)``."""
+    import tensorflow as tf
+    if isinstance(values, int) and isinstance(axis, (list, tuple)):
+        values, axis = axis, values
+    if axis is None:
+        raise TypeError("concat() missing required argument: 'axis'")
+    return tf.compat.v1.concat(values, axis, name=name)
+
+
+def _resolve(root: Any, dotted: str) -> Any:
+    """``root.a.b`` for ``dotted == "a.b"``; raises AttributeError if a part is missing."""
+    target = root
+    for part in dotted.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def _namespace_getattr(v1: types.ModuleType) -> Callable[[str], Any]:
+    """The module ``__getattr__`` that forwards to ``tf.compat.v1``."""
+    def __getattr__(name: str) -> Any:
+        try:
+            return getattr(v1, name)
+        except AttributeError:
+            raise LegacyAPIError(
+                f"module 'tensorflow' (the TF1 namespace: tf.compat.v1 of TensorFlow "
+                f"{getattr(v1, '__version__', '?')}) has no attribute {name!r}") from None
+    return __getattr__
+
+
+@functools.cache
+def tf1_namespace() -> types.ModuleType:
+    """The module object a legacy script gets for ``import tensorflow``.
+
+    Attributes: those of ``tf.compat.v1`` (looked up on use), ``contrib``, the
+    renamed ops of :data:`RENAMED_OPS` and an old-order-tolerant ``concat``.
+    The real ``tensorflow`` module is not touched. Built once per process.
+    """
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    namespace = types.ModuleType(
+        "tensorflow", "TensorFlow 1 API for legacy scripts: tf.compat.v1 plus tf.contrib.data "
+                      "and the pre-1.0 renamed ops (built by compat.tf1).")
+    for old, new in RENAMED_OPS.items():
+        setattr(namespace, old, _resolve(v1, new))
+    namespace.concat = _concat
+    namespace.contrib = contrib_modules()["tensorflow.contrib"]
+    added = set(namespace.__dict__)
+    namespace.__getattr__ = _namespace_getattr(v1)
+    namespace.__dir__ = lambda: sorted(set(dir(v1)) | added)
+    return namespace
+
+
+def accept_numpy_bools() -> Callable[[], None]:
+    """Let TensorFlow op attributes take NumPy booleans; returns a function that undoes it.
+
+    Legacy code computes sizes with NumPy (StyleGAN2's ``dataset.prefetch(... //
+    bytes_per_item + 1)`` with ``bytes_per_item = np.prod(shape)``), and today's
+    ``Dataset.prefetch`` derives a bool attribute from that size
+    (``buffer_size == AUTOTUNE``), which is then a ``numpy.bool_`` that
+    TensorFlow's attribute check rejects. This wraps that check
+    (``tensorflow.python.eager.execute.make_bool``) so a ``numpy.bool_`` is
+    turned into ``bool`` first; every other value is checked as before. Only
+    :mod:`compat.runner` calls this, in its own process.
+    """
+    import numpy as np
+    from tensorflow.python.eager import execute
+
+    original = execute.make_bool
+    if getattr(original, "_compat_accepts_numpy_bool", False):
+        return lambda: None
+
+    def make_bool(v: Any, arg_name: str) -> bool:
+        if isinstance(v, np.bool_):
+            v = bool(v)
+        return original(v, arg_name)
+
+    make_bool._compat_accepts_numpy_bool = True  # type: ignore[attr-defined]
+    execute.make_bool = make_bool
+
+    def undo() -> None:
+        execute.make_bool = original
+    return undo
+
+
+def skip_autograph_for(is_legacy: Callable[[types.ModuleType], bool]) -> Callable[[], None]:
+    """Keep AutoGraph away from the legacy script's own functions; returns a function that undoes it.
+
+    TensorFlow 1 traced ``Dataset.map`` functions as written; today's
+    ``tf.compat.v1`` converts them with AutoGraph, which re-reads the
+    function's *original* source from disk, so the source rewrite of
+    :mod:`compat.rewrite` (``d.iteritems()``, ``np.float``, ...) would be lost
+    inside them. A conversion rule placed first in AutoGraph's rule list marks
+    every module for which ``is_legacy(module)`` is true as "do not convert";
+    everything else (TensorFlow, Keras, other libraries) is converted as before.
+    Only :mod:`compat.runner` calls this, in its own process.
+    """
+    from tensorflow.python.autograph.core import config, config_lib
+
+    class _LegacyModules(config_lib.Rule):
+        def __str__(self) -> str:
+            return "DoNotConvert rule for the legacy script's own modules"
+
+        def get_action(self, module: types.ModuleType) -> Any:
+            return config_lib.Action.DO_NOT_CONVERT if is_legacy(module) else config_lib.Action.NONE
+
+    previous = config.CONVERSION_RULES
+    config.CONVERSION_RULES = (_LegacyModules("<legacy script>"), *previous)
+
+    def undo() -> None:
+        config.CONVERSION_RULES = previous
+    return undo
+
+
+# --------------------------------------------------------------------------
+# Static classification of tf.<a>.<b> chains, for `python -m compat check`
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TFAttributeVerdict:
+    """What the runner does about one ``tf.a.b`` chain.
+
+    Attributes:
+        status: ``"bridged"`` (provided by the runner), ``"compat.v1"`` (works
+            as in TensorFlow 1 through tf.compat.v1) or ``"unsupported"``.
+        action: a sentence for the report.
+    """
+
+    status: str
+    action: str
+
+
+def _classify_contrib(parts: Sequence[str]) -> Optional[TFAttributeVerdict]:
+    if len(parts) == 1:
+        return None
+    if parts[1] != "data":
+        return TFAttributeVerdict(status="unsupported", action=contrib_message(".".join(parts[1:])))
+    if len(parts) == 2:
+        return TFAttributeVerdict(status="bridged", action="tf.contrib.data is provided by the runner")
+    name = parts[2]
+    if name in CONTRIB_DATA_PROVIDED:
+        return TFAttributeVerdict(status="bridged",
+                                  action=f"provided by the runner as {CONTRIB_DATA_PROVIDED[name]}")
+    if name in CONTRIB_DATA_FROM_V1:
+        return TFAttributeVerdict(status="bridged", action=f"forwarded to tf.compat.v1.data.{name}")
+    import tensorflow as tf
+    if hasattr(tf.compat.v1.data.experimental, name):
+        return TFAttributeVerdict(status="bridged",
+                                  action=f"forwarded to tf.compat.v1.data.experimental.{name}")
+    return TFAttributeVerdict(status="unsupported", action=_contrib_data_message(name))
+
+
+def _lookup(root: Any, parts: Sequence[str]) -> tuple[bool, Any]:
+    """(found, value) for ``root.parts[0].parts[1]...``; any error counts as not found."""
+    target = root
+    for part in parts:
+        try:
+            target = getattr(target, part)
+        except Exception:  # noqa: BLE001 - lazy TensorFlow modules raise all sorts on access
+            return False, None
+    return True, target
+
+
+def classify_tf_attribute(parts: Sequence[str]) -> Optional[TFAttributeVerdict]:
+    """Classify ``tf.<parts[0]>.<parts[1]>...`` as seen through the TF1 namespace.
+
+    Returns None for names that mean the same in TensorFlow 2 (nothing legacy
+    to report), else a :class:`TFAttributeVerdict`. Imports TensorFlow.
+    """
+    if not parts:
+        return None
+    if parts[0] == "contrib":
+        return _classify_contrib(parts)
+    dotted = "tf." + ".".join(parts)
+    if parts[0] in RENAMED_OPS:
+        return TFAttributeVerdict(status="bridged",
+                                  action=f"renamed op, bridged to tf.compat.v1.{RENAMED_OPS[parts[0]]}")
+    import tensorflow as tf
+    found_v1, in_v1 = _lookup(tf.compat.v1, parts)
+    if not found_v1:
+        return TFAttributeVerdict(status="unsupported",
+                                  action=f"{dotted} does not exist in tf.compat.v1 of "
+                                         f"TensorFlow {tf.__version__}")
+    found_v2, in_v2 = _lookup(tf, parts)
+    if found_v2 and in_v2 is in_v1:
+        return None
+    return TFAttributeVerdict(status="compat.v1", action=f"works as tf.compat.v1.{'.'.join(parts)}")

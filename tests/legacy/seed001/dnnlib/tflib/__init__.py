@@ -1,0 +1,1 @@
+from .tfutil import *

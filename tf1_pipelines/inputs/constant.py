@@ -1,0 +1,86 @@
+"""Constant input: the whole (small) data set is stored in the graph as ``tf.constant``.
+
+Seed 004 §1: the data is fixed into the computation graph, so reading it is as
+fast as it gets, but it only suits small data sets: every constant is part of
+the ``GraphDef``, which protocol buffers limit to 2 GB, and the graph holds a
+copy of the data. Batches are sliced from the constants in the graph (shuffled
+per epoch for training, in order for evaluation) through an initializable
+iterator, so the batch size is a placeholder fed when the iterator starts.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import tensorflow as tf
+
+from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.feed import named_arrays
+from tf1_pipelines.session import check_positive_int
+
+__all__ = ["MAX_CONSTANT_BYTES", "ConstantInput", "constant_tensors", "constant_dataset",
+           "constant_input"]
+
+tf1 = tf.compat.v1
+
+#: Above this many bytes the data does not belong in a graph (GraphDefs stop at 2 GB).
+MAX_CONSTANT_BYTES = 1 << 30
+
+
+def constant_tensors(arrays: Mapping[str, np.ndarray]) -> dict[str, tf.Tensor]:
+    """One ``tf.constant`` per array in the default graph; ConfigError above
+    :data:`MAX_CONSTANT_BYTES` in all."""
+    total = sum(a.nbytes for a in arrays.values())
+    if total > MAX_CONSTANT_BYTES:
+        raise ConfigError(f"the arrays hold {total >> 20} MB; constants above "
+                          f"{MAX_CONSTANT_BYTES >> 20} MB do not fit a GraphDef (2 GB at most) - "
+                          "use the 'feeding' pipeline or a DataProvider instead")
+    return {name: tf.constant(a, name=name) for name, a in arrays.items()}
+
+
+def constant_dataset(tensors: Mapping[str, tf.Tensor], batch_size: int | tf.Tensor,
+                     shuffle: bool = True, num_epochs: int | None = None,
+                     seed: int | None = None, drop_remainder: bool = False) -> tf.data.Dataset:
+    """Batches of the constants' rows: shuffle (all rows, anew each epoch) -> batch ->
+    repeat, so every epoch serves each example once and ends with the remainder."""
+    dataset = tf1.data.Dataset.from_tensor_slices(tuple(tensors.values()))
+    if shuffle:
+        rows = int(next(iter(tensors.values())).shape[0])
+        dataset = dataset.shuffle(rows, seed=seed, reshuffle_each_iteration=True)
+    return dataset.batch(batch_size, drop_remainder=drop_remainder).repeat(num_epochs)
+
+
+class ConstantInput(NamedTuple):
+    """A constant input in a graph.
+
+    ``constants``: name -> the ``tf.constant`` holding the whole array;
+    ``next_element``: the tuple of batch tensors (in name order);
+    ``initializer``: (re)starts the batches; feed ``batch_size`` (int64 []) when running it.
+    """
+
+    constants: dict[str, tf.Tensor]
+    next_element: tuple[tf.Tensor, ...]
+    initializer: tf.Operation
+    batch_size: tf.Tensor
+
+
+def constant_input(arrays: Mapping[str, Any] | Sequence[Any], shuffle: bool = True,
+                   num_epochs: int | None = None, seed: int | None = None,
+                   drop_remainder: bool = False, batch_size: tf.Tensor | None = None,
+                   name: str = "constant") -> ConstantInput:
+    """Put ``arrays`` into the default graph as constants and batch them.
+
+    ``batch_size``: an int64 [] tensor to batch by (default: a new placeholder).
+    """
+    if num_epochs is not None:
+        check_positive_int("num_epochs", num_epochs)
+    named = named_arrays(arrays)
+    with tf.name_scope(name):
+        constants = constant_tensors(named)
+        if batch_size is None:
+            batch_size = tf1.placeholder(tf.int64, [], name="batch_size")
+        next_element, initializer = initializable(constant_dataset(
+            constants, batch_size, shuffle, num_epochs, seed, drop_remainder))
+    return ConstantInput(constants, tuple(next_element), initializer, batch_size)
