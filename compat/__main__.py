@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
+from compat.startup_log import drop_tensorflow_startup_lines
+
 USAGE = """\
 usage: python -m compat run SCRIPT [ARG ...]
        python -m compat check SCRIPT
@@ -58,6 +60,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     if command == "run":
         from compat import runner
+        drop_tensorflow_startup_lines()
         return runner.run(rest[0], rest[1:])
     if len(rest) > 1:
         return _usage_error("check: give exactly one script")

@@ -263,9 +263,24 @@ def _prepare_tensorflow(scope: rewrite.LocalScope) -> None:
     """TF1 graph mode as the script expects; NumPy booleans accepted; no AutoGraph for the script's code."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
     import tensorflow as tf
-    tf.compat.v1.disable_v2_behavior()
+    _disable_v2_behavior_quietly(tf)
     tf1.accept_numpy_bools()
     tf1.skip_autograph_for(_module_predicate(scope))
+
+
+def _disable_v2_behavior_quietly(tf: types.ModuleType) -> None:
+    """``disable_v2_behavior()`` without the deprecation note it logs about itself.
+
+    The note ("disable_resource_variables ... is deprecated") is about the runner's
+    own call, not the script, so it would only mislead; the logger's level is restored.
+    """
+    logger = tf.get_logger()
+    level = logger.level
+    logger.setLevel("ERROR")
+    try:
+        tf.compat.v1.disable_v2_behavior()
+    finally:
+        logger.setLevel(level)
 
 
 def _module_predicate(scope: rewrite.LocalScope) -> Callable[[types.ModuleType], bool]:
@@ -356,13 +371,35 @@ def _legacy_hint(exc: BaseException, scope: rewrite.LocalScope) -> Optional[str]
 
 
 def _strip_runner_frames(tb: Optional[types.TracebackType]) -> Optional[types.TracebackType]:
+    """The traceback without the runner's own leading frames (``exec`` of the script)."""
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next
     return tb
 
 
+def _strip_raising_stub_frames(tb: Optional[types.TracebackType]) -> Optional[types.TracebackType]:
+    """The traceback ending at the script's line, without the compat stub that refused.
+
+    Only for the runner's deliberate "not provided" errors: the frames inside
+    :mod:`compat.tf1` say nothing the message does not. Tracebacks are linked from
+    the outermost frame, so the kept frames are relinked into new objects.
+    """
+    frames = []
+    while tb is not None:
+        frames.append(tb)
+        tb = tb.tb_next
+    while frames and frames[-1].tb_frame.f_code.co_filename == tf1.__file__:
+        frames.pop()
+    relinked: Optional[types.TracebackType] = None
+    for frame in reversed(frames):
+        relinked = types.TracebackType(relinked, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+    return relinked
+
+
 def _report_exception(exc: BaseException, scope: rewrite.LocalScope) -> None:
     tb = _strip_runner_frames(exc.__traceback__)
+    if isinstance(exc, (tf1.LegacyAPIError, tf1.LegacyImportError)):
+        tb = _strip_raising_stub_frames(tb) or tb
     exc.with_traceback(tb)
     try:
         sys.excepthook(type(exc), exc, tb)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compat import numpy_legacy, rewrite, runner, tf1
+from compat import numpy_legacy, rewrite, runner, startup_log, tf1
 
 TIMEOUT = 120
 
@@ -266,7 +266,13 @@ def test_uncaught_contrib_attribute_error_exits_1_with_traceback(tmp_path: Path)
     result = compat_cli("run", "train.py", cwd=tmp_path)
     assert result.returncode == 1
     assert 'File "' in result.stderr and "train.py\", line 4, in build" in result.stderr
-    assert "runner.py" not in result.stderr.split("Traceback", 1)[1].split("LegacyAPIError")[0]
+    frames = result.stderr.split("Traceback", 1)[1].split("LegacyAPIError")[0]
+    assert "runner.py" not in frames
+    assert "tf1.py" not in frames, "the refusing stub's own frame adds nothing to the message"
+    file_lines = [line for line in frames.splitlines() if line.strip().startswith('File "')]
+    assert file_lines[-1].endswith('train.py", line 4, in build'), file_lines
+    assert "disable_resource_variables" not in result.stderr, "the runner's own call is not the script's"
+    assert not any(startup_log.is_startup_line(line) for line in result.stderr.splitlines())
     assert "compat: train.py:4: tf.contrib.layers is not provided" in result.stderr
     assert "tf.compat.v1.layers or tf.keras.layers" in result.stderr
 

@@ -6,12 +6,45 @@ Uniform face::
     with tp.load_pipeline("div2k_sr", data_dir="...", batch_size=64) as p:
         lr, hr = p.get_batch()
 
-Importing this package changes no global TensorFlow state.
+Importing this package changes no global TensorFlow state, and does not even load
+TensorFlow: the public names below are imported on first use. That lets the command
+line (``python -m tf1_pipelines``) quiet TensorFlow's start-up log before TensorFlow
+loads, which it cannot do once the library has imported it.
 """
-from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
-from tf1_pipelines.registry import available, load_pipeline
-from tf1_pipelines.session import Pipeline, QueueStatus
+from __future__ import annotations
 
-__all__ = ["available", "load_pipeline", "Pipeline", "QueueStatus", "EndOfData",
-           "PipelineStalled", "DataError", "ConfigError"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
+    from tf1_pipelines.registry import available, load_pipeline
+    from tf1_pipelines.session import Pipeline, QueueStatus
+
+#: Public name -> the module that defines it.
+_PUBLIC = {
+    "available": "tf1_pipelines.registry",
+    "load_pipeline": "tf1_pipelines.registry",
+    "Pipeline": "tf1_pipelines.session",
+    "QueueStatus": "tf1_pipelines.session",
+    "EndOfData": "tf1_pipelines.errors",
+    "PipelineStalled": "tf1_pipelines.errors",
+    "DataError": "tf1_pipelines.errors",
+    "ConfigError": "tf1_pipelines.errors",
+}
+
+__all__ = list(_PUBLIC)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tf1_pipelines' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

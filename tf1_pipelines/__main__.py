@@ -7,37 +7,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
-import threading
 
-
-# TensorFlow's C++ runtime logs start-up notes ("I0000 ... cudart_stub.cc ...")
-# before its log level is read, so the CLI filters them out of file descriptor 2.
-_NOISE = re.compile(r"^([IWE]\d{4} \d\d:\d\d:\d\d|WARNING: All log messages before absl"
-                    r"|To enable the following instructions)")
-
-
-def _filter_stderr() -> None:
-    """Route fd 2 through a pipe that drops TensorFlow's start-up log lines."""
-    read_end, write_end = os.pipe()
-    real_stderr = os.dup(2)
-    os.dup2(write_end, 2)
-    os.close(write_end)
-
-    def pump() -> None:
-        with os.fdopen(read_end, "rb") as source, os.fdopen(real_stderr, "wb") as sink:
-            for line in source:
-                if not _NOISE.match(line.decode("utf-8", "replace")):
-                    sink.write(line)
-                    sink.flush()
-    threading.Thread(target=pump, name="stderr-filter", daemon=True).start()
+from compat.startup_log import drop_tensorflow_startup_lines
 
 
 def _quiet_tensorflow() -> None:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    if os.environ.get("TF1_PIPELINES_VERBOSE") != "1":
-        _filter_stderr()
+    drop_tensorflow_startup_lines()
     import tensorflow as tf  # imported here, after the variable is set
     tf.get_logger().setLevel("ERROR")
 
@@ -51,9 +28,14 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--data-dir", default=None, help="your own folder of PNGs")
     bench = sub.add_parser("bench", help="throughput of every pipeline and backend")
     bench.add_argument("--pipelines", nargs="*", default=None, help="names (default: all)")
-    bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per case")
-    bench.add_argument("--rounds", type=int, default=2, help="alternating rounds per case")
+    bench.add_argument("--seconds", type=float, default=None,
+                       help="measuring time per case (default: 1.0)")
+    bench.add_argument("--rounds", type=int, default=None,
+                       help="alternating rounds, the best counts (default: 2)")
+    bench.add_argument("--scale", type=int, default=1,
+                       help="N: N x seconds, N - 1 more rounds, N x in-memory data (default: 1)")
     bench.add_argument("--json", default=None, help="also write the results as JSON")
+    bench.add_argument("--plot", default=None, help="also write a PNG bar chart of the results")
     convert = sub.add_parser("convert", help="seed 000: PNG folder -> patch TFRecords")
     convert.add_argument("data_dir")
     convert.add_argument("save_dir")
@@ -74,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             run_demo(args.out, args.data_dir)
         elif args.command == "bench":
             from tf1_pipelines.bench import run_bench
-            run_bench(args.pipelines, args.seconds, args.rounds, args.json)
+            run_bench(args.pipelines, args.seconds, args.rounds, args.json, args.plot, args.scale)
         elif args.command == "convert":
             from tf1_pipelines.demo import build_records
             count = build_records(args.data_dir, args.save_dir, args.tfrecord_num)

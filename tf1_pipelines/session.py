@@ -81,6 +81,18 @@ def check_field(name: str, value: Any, spec: FieldSpec, tolerance: float = 1e-6)
                              f"declared {low}..{high}")
 
 
+def fields_for_arrays(arrays: dict[str, np.ndarray], layout: str = "N...") -> dict[str, FieldSpec]:
+    """FieldSpecs for batches cut from whole arrays: each array's dtype, its shape
+    after the first axis, and the range of its values (None if not numeric)."""
+    fields = {}
+    for name, array in arrays.items():
+        numeric = array.dtype.kind in "biuf" and array.size > 0
+        value_range = (float(array.min()), float(array.max())) if numeric else None
+        dtype = array.dtype.name if array.dtype.kind not in "OSU" else "object"
+        fields[name] = FieldSpec(dtype, (None,) + tuple(array.shape[1:]), layout, value_range)
+    return fields
+
+
 def check_positive_int(name: str, value: Any) -> int:
     """``value`` as an int if it is a whole number >= 1, else ConfigError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:

@@ -15,7 +15,7 @@ from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.inputs.constant import constant_input
 from tf1_pipelines.inputs.feed import named_arrays
 from tf1_pipelines.pipelines.feeding import Batch, batch_class_for, sample_arrays
-from tf1_pipelines.session import Pipeline, check_positive_int
+from tf1_pipelines.session import Pipeline, check_positive_int, fields_for_arrays
 
 __all__ = ["ConstantPipeline", "Batch"]
 
@@ -43,6 +43,7 @@ class ConstantPipeline(Pipeline):
             check_positive_int("num_epochs", num_epochs)
         self.arrays = named_arrays(sample_arrays() if arrays is None else arrays)
         self.Batch = batch_class_for(None if arrays is None else self.arrays)
+        self.FIELDS = fields_for_arrays(self.arrays)
         self.train, self.num_epochs, self.seed = bool(train), num_epochs, seed
         self.drop_remainder = bool(drop_remainder)
         self._check_batch_size(self.batch_size)

@@ -261,6 +261,14 @@ def default_tfrecord_dir(data_dir: str, patch_size: int, tfrecord_num: int) -> s
     return os.path.join(sample_data.data_home(), "div2k_records", key.hexdigest()[:16])
 
 
+def _single_threaded_ops() -> tf.data.Options:
+    """Each op of a map call on one thread: on a 2-core machine three whole-batch
+    map calls in flight beat ops that split themselves (measured +10%)."""
+    options = tf.data.Options()
+    options.threading.max_intra_op_parallelism = 1
+    return options
+
+
 class Div2kPipeline(Pipeline):
     """Seed 000 behind the uniform API: ``Batch(lr, hr)`` (see :class:`Batch`).
 
@@ -341,8 +349,9 @@ class Div2kPipeline(Pipeline):
                 .shuffle(loader.shuffle_num, seed=self.seed).batch(batch_size) \
                 .repeat(self.num_epochs) \
                 .map(lambda x: batched_lr_hr(parse_patch_batch(x, p), p, s, self.seed),
-                     num_parallel_calls=2) \
-                .prefetch(max(1, loader.prefetch_num // max(1, self.batch_size)))
+                     num_parallel_calls=3) \
+                .prefetch(max(1, loader.prefetch_num // max(1, self.batch_size))) \
+                .with_options(_single_threaded_ops())
         else:
             dataset = self._generator_dataset(batch_size)
         (lr, hr), initializer = initializable(dataset)

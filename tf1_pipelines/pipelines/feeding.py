@@ -19,7 +19,7 @@ import tensorflow as tf
 
 from tf1_pipelines import sample_data
 from tf1_pipelines.inputs.feed import DataProvider, FeedPlaceholders, batch_type, make_placeholders
-from tf1_pipelines.session import Pipeline
+from tf1_pipelines.session import Pipeline, fields_for_arrays
 
 __all__ = ["FeedingPipeline", "Batch", "sample_arrays"]
 
@@ -86,6 +86,7 @@ class FeedingPipeline(Pipeline):
                                      shuffle=train, num_epochs=num_epochs, seed=seed,
                                      drop_remainder=drop_remainder)
         self.Batch = batch_class_for(None if arrays is None else self.provider.arrays)
+        self.FIELDS = fields_for_arrays(self.provider.arrays)
         self.train = bool(train)
         self._placeholders: FeedPlaceholders | None = None
 

@@ -27,7 +27,7 @@ import tensorflow as tf
 from tf1_pipelines import sample_data
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.inputs.dataset import initializable, one_shot
-from tf1_pipelines.session import Pipeline, check_positive_int
+from tf1_pipelines.session import FieldSpec, Pipeline, check_positive_int
 
 __all__ = ["parse_fn", "get_patches", "random_crops", "patches_dataset", "make_patch_batches",
            "list_image_files", "check_image_files", "RandomPatchesPipeline", "Batch",
@@ -272,6 +272,8 @@ class RandomPatchesPipeline(Pipeline):
         self.filenames = [os.fspath(f) for f in filenames]
         check_image_files(self.filenames, patch_size)
         self.num_patches, self.patch_size = num_patches, patch_size
+        self.FIELDS = {"patches": FieldSpec("float32", (None, patch_size, patch_size, 3), "NHWC",
+                                            (0.0, 1.0))}
         self.num_parallel_calls, self.prefetch = num_parallel_calls, prefetch
         self.num_epochs, self.seed, self.iterator = num_epochs, seed, iterator
 

@@ -1,0 +1,84 @@
+"""The benchmark's measuring and reporting, on cheap cases only (the full bench
+is run by hand: ``python -m tf1_pipelines bench``)."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+
+import pytest
+
+from tf1_pipelines import bench
+
+
+@pytest.mark.parametrize("pipeline, case", [("feeding", bench.SEED_CASE),
+                                            ("constant", bench.SEED_CASE)])
+def test_measure_case_gives_positive_finite_figures(pipeline: str, case: str) -> None:
+    before = {t.ident for t in threading.enumerate()}
+    result = bench.measure_case(pipeline, case, seconds=0.2)
+    assert result.case == case
+    for name in ("examples_per_s", "mb_per_s", "first_batch_s", "peak_rss_mb"):
+        value = getattr(result, name)
+        assert math.isfinite(value) and value > 0, (name, value)
+    assert result.steps >= bench.MIN_TIMED_STEPS
+    # the constant seed runs queue runners: every thread it started is joined
+    assert {t.ident for t in threading.enumerate() if t.is_alive()} <= before
+
+
+def test_every_pipeline_has_its_seed_and_floor_case() -> None:
+    import tf1_pipelines as tp
+    assert set(bench.BENCHES) == set(tp.available())
+    for name, entry in bench.BENCHES.items():
+        assert entry.seed in entry.cases and entry.floor in entry.cases, name
+        assert len(entry.cases) >= 3, name
+
+
+def test_unknown_case_is_named() -> None:
+    with pytest.raises(ValueError, match="no case 'nope'"):
+        bench.measure_case("feeding", "nope", seconds=0.1)
+
+
+def _synthetic() -> dict[str, list[bench.Result]]:
+    return {
+        "div2k_sr": [bench.Result(bench.SEED_CASE, 2000.0, 80.0, 0.9, 330.0, 30),
+                     bench.Result(bench.FLOOR_CASE, 40000.0, 1500.0, 0.5, 300.0, 600),
+                     bench.Result("tfrecords native", 20000.0, 800.0, 1.0, 333.0, 300)],
+        "feeding": [bench.Result(bench.SEED_CASE, 2e5, 600.0, 0.2, 263.0, 3000),
+                    bench.Result("floor (numpy slices)", 4e6, 14000.0, 0.2, 263.0, 9000)],
+    }
+
+
+def test_ratios_and_tables() -> None:
+    results = _synthetic()
+    table = bench.ratios("div2k_sr", results["div2k_sr"])
+    assert table["tfrecords native"] == pytest.approx((10.0, 0.5))
+    assert table[bench.SEED_CASE][0] == pytest.approx(1.0)
+    text = bench.format_tables(results)
+    assert "tfrecords native" in text and "x floor" in text
+    missing = bench.ratios("div2k_sr", results["div2k_sr"][2:])
+    assert all(math.isnan(v) for v in missing["tfrecords native"])
+
+
+def test_plot_and_json_are_written(tmp_path) -> None:
+    results = _synthetic()
+    png = tmp_path / "bench.png"
+    bench.plot_results(results, str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png.stat().st_size > 10_000
+    out = tmp_path / "bench.json"
+    bench.write_json(results, str(out))
+    data = json.loads(out.read_text())
+    assert set(data) == {"div2k_sr", "feeding"}
+    assert data["feeding"][1]["x_seed"] == pytest.approx(20.0)
+
+
+@pytest.mark.skipif(not bench._can_fork(), reason="cases are forked on Linux only")
+def test_forked_child_returns_value_or_error() -> None:
+    assert bench.run_forked(lambda: {"answer": 6 * 7}, timeout=30.0) == {"answer": 42}
+
+    def fail() -> None:
+        os.write(2, b"noise from the case\n")  # as TensorFlow's C++ log lines
+        raise ValueError("broken case")
+    with pytest.raises(RuntimeError, match="(?s)broken case.*noise from the case"):
+        bench.run_forked(fail, timeout=30.0)

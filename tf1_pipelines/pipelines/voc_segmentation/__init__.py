@@ -1,0 +1,48 @@
+"""Seed 003: PASCAL-VOC-style image/mask pairs in TFRecords, read by queue runners.
+
+Legacy face (the seed's names and numbers):
+
+* ``_bytes_feature`` / ``_int64_feature`` and :func:`write_records` - the seed's
+  writer: one Example per pair with ``height``, ``width`` (int64), ``image_raw``
+  (the raw bytes of a uint8 [H, W, 3] RGB array, row-major) and ``mask_raw`` (the
+  raw bytes of a uint8 [H, W] array of class ids, e.g. the indices of a VOC
+  palette PNG read with PIL);
+* :func:`read_records` and :func:`round_trip_check` - the seed's verification:
+  read every record back with a record iterator and compare each pair with
+  ``np.allclose`` (the seed prints ``True`` six times for three pairs);
+* :func:`read_and_decode` ``(filename_queue)`` - ``TFRecordReader``, parse,
+  ``decode_raw``, reshape to [height, width, 3] / [height, width, 1],
+  ``resize_image_with_crop_or_pad`` to ``IMAGE_HEIGHT`` x ``IMAGE_WIDTH`` (384 x
+  384: larger images are centre-cropped, smaller ones centre-padded with zeros)
+  and ``tf.train.shuffle_batch(batch_size=2, capacity=30, num_threads=2,
+  min_after_dequeue=10)``, fed by ``string_input_producer([...], num_epochs=10)``.
+
+Uniform face: :class:`VocSegmentationPipeline` (``load_pipeline("voc_segmentation",
+...)``), backends ``"queue"`` (the seed's graph) and ``"dataset"`` (tf.data with
+the same parsing, the same multiset of examples per epoch).
+
+Embedded default data: six photographs bundled with scikit-image (astronaut,
+coffee, chelsea, rocket, immunohistochemistry, motorcycle_left) stored as JPEGs
+in ``JPEGImages/<name>.jpg``, each with a mask in ``SegmentationClass/<name>.png``
+as VOC lays them out. A mask is derived from its own (decoded) JPEG: the class id
+of a pixel is its ITU-R 601 luma ``Y = 0.299 R + 0.587 G + 0.114 B`` quantised to
+four bands, ``min(floor(Y / 64), 3)`` (0 darkest .. 3 brightest; computed in
+integers); it is saved as a palette PNG with the VOC colour map, so PIL reads
+back the class ids, exactly as the seed reads VOC's ``SegmentationClass`` files.
+The photographs are 300 to 512 pixels high, so the 384 x 384 crop-or-pad both
+crops and pads.
+"""
+from .default_data import (DEFAULT_PHOTOGRAPHS, MASK_CLASSES, default_pairs_dir, default_record_dir,
+                           mask_from_luma, voc_colormap, write_default_pairs)
+from .graph import IMAGE_HEIGHT, IMAGE_WIDTH, check_batch_fits, decode_example, read_and_decode
+from .pipeline import BACKENDS, Batch, VocSegmentationPipeline
+from .reader import decode_record, iterate_pairs, read_records, round_trip_check, verify_records
+from .writer import (IMAGE_SUFFIXES, TFRECORDS_FILENAME, _bytes_feature, _int64_feature, find_pairs,
+                     pair_to_example, read_pair, write_records, write_sharded_records)
+
+# What ``from ... import *`` gives; the other names above are importable too.
+__all__ = ["IMAGE_HEIGHT", "IMAGE_WIDTH", "Batch", "VocSegmentationPipeline", "read_pair",
+           "pair_to_example", "write_records", "write_sharded_records", "read_records",
+           "decode_record", "iterate_pairs", "round_trip_check", "verify_records", "find_pairs",
+           "decode_example", "read_and_decode", "check_batch_fits", "mask_from_luma",
+           "voc_colormap", "write_default_pairs", "default_pairs_dir"]

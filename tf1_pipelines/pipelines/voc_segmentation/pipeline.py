@@ -1,0 +1,158 @@
+"""Seed 003 behind the uniform API: :class:`VocSegmentationPipeline` and its
+:class:`Batch`."""
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import tensorflow as tf
+
+from tf1_pipelines.errors import ConfigError, DataError
+from tf1_pipelines.inputs import queue as queue_inputs
+from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.pipelines.voc_segmentation.default_data import (
+    default_pairs_dir, default_record_dir)
+from tf1_pipelines.pipelines.voc_segmentation.graph import (
+    IMAGE_HEIGHT, IMAGE_WIDTH, check_batch_fits, decode_example, read_and_decode)
+from tf1_pipelines.pipelines.voc_segmentation.reader import verify_records
+from tf1_pipelines.pipelines.voc_segmentation.writer import find_pairs, write_sharded_records
+from tf1_pipelines.records.reader import find_corrupt_file
+from tf1_pipelines.session import FieldSpec, Pipeline, check_positive_int
+
+tf1 = tf.compat.v1
+
+BACKENDS = ("queue", "dataset")
+
+
+class Batch(NamedTuple):
+    """One batch of seed 003.
+
+    image: uint8 [B, H, W, 3] (NHWC), RGB 0..255; H x W = image_height x
+        image_width (384 x 384 by default), centre-cropped or zero-padded.
+    mask: uint8 [B, H, W, 1] (NHWC), class ids (VOC: 0..20, 255 = border; the
+        embedded data: 0..3), cropped or zero-padded exactly like ``image``.
+    """
+
+    image: Any
+    mask: Any
+
+
+class VocSegmentationPipeline(Pipeline):
+    """Seed 003 behind the uniform API: ``Batch(image, mask)`` (see :class:`Batch`).
+
+    Data (first that is given): ``tfrecords`` (a ``*.tfrecords`` file, a list of
+    files, or a folder of them), ``image_dir`` + ``mask_dir`` (pairs matched by
+    stem; records are built into a cache folder on first use, ``num_shards``
+    files), else the embedded VOC-like photographs (module docstring).
+
+    ``backend="queue"`` is the seed's graph: ``string_input_producer(files,
+    num_epochs)`` (file order shuffled each epoch, ``seed``), one
+    ``TFRecordReader``, ``shuffle_batch`` with ``capacity``, ``num_threads``,
+    ``min_after_dequeue``; its threads start on the first ``get_batch`` and stop
+    on ``close()``. ``backend="dataset"``: tf.data with the same parsing, files
+    shuffled each epoch, a shuffle buffer of ``capacity``; it yields the same
+    multiset of examples per epoch.
+
+    ``num_epochs=None`` repeats forever; with N, ``EndOfData`` follows the last
+    batch. As in TF1 the last partial batch is dropped (N x records %
+    batch_size examples are never delivered) unless
+    ``allow_smaller_final_batch=True``, which delivers every record exactly once
+    per epoch. ``configure(batch_size=...)`` takes effect at the next
+    ``get_batch`` on the queue backend (a plain ``sess.run`` of
+    :attr:`tensors` keeps the batch size the graph was built with) and restarts
+    the epoch on the dataset backend.
+    """
+
+    name = "voc_segmentation"
+    Batch = Batch
+    FIELDS = {"image": FieldSpec("uint8", (None, IMAGE_HEIGHT, IMAGE_WIDTH, 3), "NHWC", (0, 255)),
+              "mask": FieldSpec("uint8", (None, IMAGE_HEIGHT, IMAGE_WIDTH, 1), "NHWC", (0, 255))}
+
+    def __init__(self, tfrecords: str | Sequence[str] | None = None, image_dir: str | None = None,
+                 mask_dir: str | None = None, backend: str = "queue", batch_size: int = 2,
+                 num_epochs: int | None = None, allow_smaller_final_batch: bool = False,
+                 image_height: int = IMAGE_HEIGHT, image_width: int = IMAGE_WIDTH,
+                 capacity: int = 30, min_after_dequeue: int = 10, num_threads: int = 2,
+                 num_shards: int = 1, seed: int | None = None,
+                 **pipeline_options: Any) -> None:
+        if backend == "queue":
+            pipeline_options.setdefault("session_config",
+                                        queue_inputs.queue_runner_session_config())
+        super().__init__(batch_size=batch_size, **pipeline_options)
+        self.backend = queue_inputs.check_choice("backend", backend, BACKENDS)
+        self.num_epochs = queue_inputs.check_num_epochs(num_epochs)
+        self.capacity, self.min_after_dequeue = queue_inputs.check_capacity(
+            capacity, min_after_dequeue, "shuffle_batch")
+        self.num_threads = check_positive_int("num_threads", num_threads)
+        self.image_height = check_positive_int("image_height", image_height)
+        self.image_width = check_positive_int("image_width", image_width)
+        self.allow_smaller_final_batch = bool(allow_smaller_final_batch)
+        size = (None, self.image_height, self.image_width)
+        self.FIELDS = {"image": FieldSpec("uint8", size + (3,), "NHWC", (0, 255)),
+                       "mask": FieldSpec("uint8", size + (1,), "NHWC", (0, 255))}
+        check_batch_fits(self.batch_size, self.capacity, self.min_after_dequeue)
+        self.seed = seed
+        self.files = self._record_files(tfrecords, image_dir, mask_dir, num_shards)
+
+    def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        settings = super()._validate_settings(settings)
+        if "batch_size" in settings:
+            check_batch_fits(settings["batch_size"], self.capacity, self.min_after_dequeue)
+        return settings
+
+    def _record_files(self, tfrecords: str | Sequence[str] | None, image_dir: str | None,
+                      mask_dir: str | None, num_shards: int) -> list[str]:
+        if tfrecords is not None:
+            return queue_inputs.record_files(tfrecords)
+        if (image_dir is None) != (mask_dir is None):
+            raise ConfigError("give both image_dir and mask_dir (or tfrecords=), got only "
+                              f"{'image_dir' if image_dir is not None else 'mask_dir'}")
+        if image_dir is None:
+            root = default_pairs_dir()
+            image_dir = os.path.join(root, "JPEGImages")
+            mask_dir = os.path.join(root, "SegmentationClass")
+        pairs = find_pairs(image_dir, mask_dir)
+        record_dir = default_record_dir(pairs, num_shards)
+        if not glob.glob(os.path.join(record_dir, "*.tfrecords")):
+            write_sharded_records(pairs, record_dir, num_shards)
+        return queue_inputs.record_files(record_dir)
+
+    def _build(self) -> Batch:
+        if self.backend == "queue":
+            batch_size = self._setting_placeholder("batch_size", tf.int32)
+            queue = queue_inputs.filename_queue(self.files, num_epochs=self.num_epochs,
+                                                shuffle=True, seed=self.seed)
+            images, masks = read_and_decode(
+                queue, batch_size=batch_size, capacity=self.capacity,
+                num_threads=self.num_threads, min_after_dequeue=self.min_after_dequeue,
+                image_height=self.image_height, image_width=self.image_width,
+                allow_smaller_final_batch=self.allow_smaller_final_batch, seed=self.seed)
+        else:
+            batch_size = self._setting_placeholder("batch_size", tf.int64)
+            (images, masks), initializer = initializable(self._dataset(batch_size))
+            self._add_iterator_initializer(initializer)
+        return Batch(image=tf.reshape(images, [-1, self.image_height, self.image_width, 3]),
+                     mask=tf.reshape(masks, [-1, self.image_height, self.image_width, 1]))
+
+    def _dataset(self, batch_size: tf.Tensor) -> tf.data.Dataset:
+        files = tf1.data.Dataset.from_tensor_slices(self.files)
+        files = files.shuffle(len(self.files), seed=self.seed, reshuffle_each_iteration=True)
+        dataset = files.repeat(self.num_epochs).flat_map(tf1.data.TFRecordDataset)
+        dataset = dataset.map(lambda s: decode_example(s, self.image_height, self.image_width),
+                              num_parallel_calls=self.num_threads)
+        dataset = dataset.shuffle(self.capacity, seed=self.seed)
+        return dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch) \
+            .prefetch(1)
+
+    def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
+        """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name
+        it, with the original TF message."""
+        found = find_corrupt_file(self.files)
+        if found is None:
+            try:
+                verify_records(self.files)
+            except DataError as bad:
+                found = bad
+        return queue_inputs.reader_error(found, error, self.files)
