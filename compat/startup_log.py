@@ -15,11 +15,14 @@ import re
 import sys
 import threading
 
-#: The start-up notes: absl's pre-initialisation banner and the info lines of the
-#: files that print while TensorFlow loads. Real warnings and errors pass through.
+#: The start-up notes: absl's pre-initialisation banner, the info lines of the files
+#: that print while TensorFlow loads, and the "failed call to cuInit" error that a
+#: machine without a GPU driver logs when the first session starts. Other warnings
+#: and errors pass through.
 STARTUP_LINE = re.compile(
     r"^(WARNING: All log messages before absl::InitializeLog\(\) is called"
     r"|I\d{4} [\d:. ]+\d+ (port|cudart_stub|cpu_feature_guard|cuda_executor|cuda_dnn)\.cc:\d+\]"
+    r"|E\d{4} [\d:. ]+\d+ cuda_platform\.cc:\d+\] failed call to cuInit"
     r"|To enable the following instructions: )")
 
 

@@ -17,9 +17,11 @@ STARTUP = [
     "I0000 00:00:1795426681.777006    4994 cudart_stub.cc:31] Could not find cuda drivers on your machine",
     "I0000 00:00:1795426681.823592    4994 cpu_feature_guard.cc:227] This TensorFlow binary is optimized",
     "To enable the following instructions: AVX2 AVX512F FMA, in other operations, rebuild TensorFlow",
+    "E0000 00:00:1795428878.042976   22771 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error",
 ]
 KEPT = [
     "E0000 00:00:1795426681.823592    4994 some_kernel.cc:12] a real error",
+    "E0000 00:00:1795426681.823592    4994 cuda_platform.cc:60] another CUDA error, kept",
     "W0000 00:00:1795426681.823592    4994 op_kernel.cc:1840] OP_REQUIRES failed",
     "I0000 00:00:1795426681.823592    4994 my_op.cc:12] an info line of an op, not start-up",
     "Traceback (most recent call last):",
