@@ -454,3 +454,64 @@ def test_trailing_slash_names_files_after_the_folder(tmp_path) -> None:
     with sl.TFRecordExporter(str(tmp_path / "ds") + os.sep, 1, print_progress=False) as tfr:
         tfr.add_image(np.zeros((1, 4, 4), np.uint8))
     assert os.listdir(tmp_path / "ds") == ["ds-r02.tfrecords"]
+
+
+# ------------------------------------------------------------------- extract and compare
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("channels", [1, 3])
+def test_extract_gives_back_the_pngs_in_export_order(tmp_path, capsys, channels: int) -> None:
+    images = random_images(5, 16, channels, seed=channels)
+    write_pngs(str(tmp_path / "imgs"), images)
+    sl.create_from_images(str(tmp_path / "ds"), str(tmp_path / "imgs"), 1)
+    order = np.random.RandomState(123).permutation(len(images))  # the exporter's shuffle
+    assert sl.extract(str(tmp_path / "ds"), str(tmp_path / "out")) == 5
+    assert "Extracted 5 images." in capsys.readouterr().out
+    names = sorted(os.listdir(tmp_path / "out"))
+    assert names == [f"img{i:08d}.png" for i in range(5)]
+    for i, name in enumerate(names):
+        got = np.asarray(Image.open(tmp_path / "out" / name))
+        np.testing.assert_array_equal(got, images[order[i]])
+
+
+@pytest.mark.timeout(120)
+def test_compare_counts_identical_and_different_images_and_labels(tmp_path, capsys) -> None:
+    images = random_images(4, 8, 3, seed=5)
+    write_pngs(str(tmp_path / "imgs"), images)
+    sl.create_from_images(str(tmp_path / "a"), str(tmp_path / "imgs"), 0)
+    sl.create_from_images(str(tmp_path / "b"), str(tmp_path / "imgs"), 0)
+    assert sl.compare(str(tmp_path / "a"), str(tmp_path / "b"), 1) == (4, 4, 4)
+    # c: image 2 changed, and labels that differ in row 1; d: one image fewer
+    changed = [img.copy() for img in images]
+    changed[2][0, 0, 0] ^= 1
+    write_pngs(str(tmp_path / "imgs_c"), changed)
+    with sl.TFRecordExporter(str(tmp_path / "c"), 4, print_progress=False) as tfr:
+        for img in changed:
+            tfr.add_image(img.transpose(2, 0, 1))
+        labels = np.zeros((4, 2), np.float32)
+        labels[1, 0] = 1
+        tfr.add_labels(labels)
+    with sl.TFRecordExporter(str(tmp_path / "a_labels"), 4, print_progress=False) as tfr:
+        for img in images:
+            tfr.add_image(img.transpose(2, 0, 1))
+        tfr.add_labels(np.zeros((4, 2), np.float32))
+    capsys.readouterr()
+    assert sl.compare(str(tmp_path / "a_labels"), str(tmp_path / "c"), 0) == (3, 3, 4)
+    out = capsys.readouterr().out
+    assert "Image 2 is different" in out and "Label 1 is different" in out
+    assert "Identical images: 3 / 4" in out and "Identical labels: 3 / 4" in out
+    shutil.copytree(tmp_path / "imgs", tmp_path / "imgs_d")
+    os.remove(tmp_path / "imgs_d" / "003.png")
+    sl.create_from_images(str(tmp_path / "d"), str(tmp_path / "imgs_d"), 0)
+    capsys.readouterr()
+    assert sl.compare(str(tmp_path / "a"), str(tmp_path / "d"), 1) == (3, 3, 3)
+    assert "Datasets contain different number of images" in capsys.readouterr().out
+
+
+def test_command_line_extract_and_compare(tmp_path, capsys) -> None:
+    write_pngs(str(tmp_path / "imgs"), random_images(2, 8))
+    assert sl.main(["prog", "create_from_images", str(tmp_path / "ds"), str(tmp_path / "imgs")]) == 0
+    assert sl.main(["prog", "extract", str(tmp_path / "ds"), str(tmp_path / "out")]) == 0
+    assert sl.main(["prog", "compare", str(tmp_path / "ds"), str(tmp_path / "ds")]) == 0
+    assert "Identical images: 2 / 2" in capsys.readouterr().out
+    assert sl.main(["prog", "extract", str(tmp_path / "nothing"), str(tmp_path / "out2")]) == 1
+    assert "Error: " in capsys.readouterr().out and not os.path.exists(tmp_path / "out2")

@@ -5,7 +5,8 @@ Legacy face, with the original names, arguments and defaults:
 * writer: :func:`create_from_images`, :class:`TFRecordExporter` (``add_image``,
   ``add_labels``, ``choose_shuffled_order``, ``close``, context manager) and a
   command line ``python -m tf1_pipelines.pipelines.stylegan_lod create_from_images
-  TFRECORD_DIR IMAGE_DIR --shuffle 1``;
+  TFRECORD_DIR IMAGE_DIR --shuffle 1``, with the original's checks ``extract
+  TFRECORD_DIR OUTPUT_DIR`` and ``compare TFRECORD_DIR_A TFRECORD_DIR_B``;
 * reader: :class:`TFRecordDataset` (per-LOD datasets behind one reinitializable
   iterator, ``configure``, ``get_minibatch_tf/np``, ``get_random_labels_tf/np``,
   ``parse_tfrecord_tf/np``) and :func:`load_dataset`.
@@ -25,7 +26,7 @@ publishing files only when the export completes, ...) is listed in
 ``docs/divergences.md``.
 """
 from .dataset import READ_BUFFER_CAP_MB, TFRecordDataset, load_dataset
-from .dataset_tool import create_from_images, main, read_image_array
+from .dataset_tool import compare, create_from_images, extract, main, read_image_array
 from .errors import BufferMemoryWarning, DatasetToolError, error
 from .exporter import (LABELS_SUFFIX, MIN_RESOLUTION_LOG2, TFRecordExporter,
                        check_first_image_shape, lod_file_name, lod_images, serialize_image)
@@ -43,4 +44,4 @@ __all__ = ["TFRecordExporter", "create_from_images", "TFRecordDataset", "load_da
            "StyleganLodPipeline", "Batch", "DatasetToolError", "BufferMemoryWarning",
            "DatasetLayout", "inspect_tfrecord_dir", "create_var_with_large_initial_value",
            "run", "get_obj_by_name", "find_bad_record", "parse_tfrecord_batch",
-           "sample_tfrecord_dir", "main"]
+           "sample_tfrecord_dir", "main", "extract", "compare"]
