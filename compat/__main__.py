@@ -59,8 +59,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(USAGE, end="")
         return 0
     if command == "run":
+        drop_tensorflow_startup_lines()  # before anything can load TensorFlow
         from compat import runner
-        drop_tensorflow_startup_lines()
         return runner.run(rest[0], rest[1:])
     if len(rest) > 1:
         return _usage_error("check: give exactly one script")

@@ -56,6 +56,8 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
 _PREFIX = "compat"
+#: The folder of the compat package, whose frames end a "not provided" traceback.
+_COMPAT_DIR = os.path.dirname(os.path.abspath(__file__))
 
 #: ``scipy.misc`` names that moved elsewhere in SciPy, with their new home.
 SCIPY_MISC_MOVED: dict[str, str] = {
@@ -377,18 +379,19 @@ def _strip_runner_frames(tb: Optional[types.TracebackType]) -> Optional[types.Tr
     return tb
 
 
-def _strip_raising_stub_frames(tb: Optional[types.TracebackType]) -> Optional[types.TracebackType]:
-    """The traceback ending at the script's line, without the compat stub that refused.
+def _strip_refusing_frames(tb: Optional[types.TracebackType]) -> Optional[types.TracebackType]:
+    """The traceback ending at the script's line, without the compat frames that refused.
 
-    Only for the runner's deliberate "not provided" errors: the frames inside
-    :mod:`compat.tf1` say nothing the message does not. Tracebacks are linked from
-    the outermost frame, so the kept frames are relinked into new objects.
+    Only for the runner's deliberate "not provided" errors, raised by the stubs of
+    :mod:`compat.tf1` or by this module's import finder: those frames say nothing the
+    message does not. Tracebacks are linked from the outermost frame, so the kept
+    frames are relinked into new objects.
     """
     frames = []
     while tb is not None:
         frames.append(tb)
         tb = tb.tb_next
-    while frames and frames[-1].tb_frame.f_code.co_filename == tf1.__file__:
+    while frames and os.path.dirname(frames[-1].tb_frame.f_code.co_filename) == _COMPAT_DIR:
         frames.pop()
     relinked: Optional[types.TracebackType] = None
     for frame in reversed(frames):
@@ -399,7 +402,7 @@ def _strip_raising_stub_frames(tb: Optional[types.TracebackType]) -> Optional[ty
 def _report_exception(exc: BaseException, scope: rewrite.LocalScope) -> None:
     tb = _strip_runner_frames(exc.__traceback__)
     if isinstance(exc, (tf1.LegacyAPIError, tf1.LegacyImportError)):
-        tb = _strip_raising_stub_frames(tb) or tb
+        tb = _strip_refusing_frames(tb) or tb
     exc.with_traceback(tb)
     try:
         sys.excepthook(type(exc), exc, tb)

@@ -277,6 +277,20 @@ def test_uncaught_contrib_attribute_error_exits_1_with_traceback(tmp_path: Path)
     assert "tf.compat.v1.layers or tf.keras.layers" in result.stderr
 
 
+@pytest.mark.timeout(150)
+def test_refused_import_traceback_ends_at_the_scripts_line(tmp_path: Path) -> None:
+    write(tmp_path / "old.py", """
+        import numpy
+        import tensorflow.contrib.slim as slim
+    """)
+    result = compat_cli("run", "old.py", cwd=tmp_path)
+    assert result.returncode == 1
+    frames = result.stderr.split("Traceback", 1)[1].split("LegacyImportError")[0]
+    file_lines = [line for line in frames.splitlines() if line.strip().startswith('File "')]
+    assert len(file_lines) == 1 and file_lines[0].endswith('old.py", line 2, in <module>'), frames
+    assert "compat: old.py:2: tf.contrib.slim is not provided" in result.stderr
+
+
 # --------------------------------------------------------------------------
 # The rewrite, in process
 # --------------------------------------------------------------------------
