@@ -73,7 +73,7 @@ class AtomicRecordWriters:
             self.abort()
 
 
-def write_text_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+def write_file_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call ``write(tmp_path)`` and rename the result to ``path`` when it returns."""
     path = os.fspath(path)
     partial = path + PARTIAL_SUFFIX
@@ -87,4 +87,4 @@ def write_text_atomically(path: str | os.PathLike[str], write: Callable[[str], N
 
 def save_count(path: str | os.PathLike[str], count: int) -> None:
     """Write a count as ``np.savetxt(path, np.asarray([count]), '%d')`` does, atomically."""
-    write_text_atomically(path, lambda tmp: np.savetxt(tmp, np.asarray([count]), "%d"))
+    write_file_atomically(path, lambda tmp: np.savetxt(tmp, np.asarray([count]), "%d"))

@@ -18,7 +18,7 @@ from tf1_pipelines.errors import DataError
 from tf1_pipelines.pipelines.stylegan_lod.errors import error
 from tf1_pipelines.pipelines.stylegan_lod.dataset import TFRecordDataset
 from tf1_pipelines.pipelines.stylegan_lod.exporter import TFRecordExporter
-from tf1_pipelines.records.writer import PARTIAL_SUFFIX
+from tf1_pipelines.records.writer import write_file_atomically
 
 
 def read_image_array(path: str) -> np.ndarray:
@@ -103,9 +103,7 @@ def _save_png_atomically(image_chw: np.ndarray, path: str) -> None:
         img = PIL.Image.fromarray(image_chw[0], "L")
     else:
         img = PIL.Image.fromarray(image_chw.transpose(1, 2, 0), "RGB")
-    partial = path + PARTIAL_SUFFIX
-    img.save(partial, format="PNG")
-    os.replace(partial, path)
+    write_file_atomically(path, lambda partial: img.save(partial, format="PNG"))
 
 
 def extract(tfrecord_dir: str, output_dir: str) -> int:
