@@ -272,6 +272,20 @@ def test_dataset_backend_has_no_threads_and_no_queues(tmp_path):
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("kind", KINDS)
+def test_own_session_runs_steps_in_the_calling_thread_only_for_queue_graphs(kind, tmp_path):
+    make_data(kind, str(tmp_path), THREE_SHARDS)
+    with load(kind, str(tmp_path), batch_size=2) as queue_pipe, \
+            load(kind, str(tmp_path), backend="dataset", batch_size=2) as dataset_pipe:
+        assert queue_pipe.session._config.inter_op_parallelism_threads == -1
+        assert dataset_pipe.session._config.inter_op_parallelism_threads == 0
+    chosen = tf.compat.v1.ConfigProto(inter_op_parallelism_threads=3)
+    with load(kind, str(tmp_path), batch_size=2, session_config=chosen) as pipe:
+        assert pipe.session._config.inter_op_parallelism_threads == 3
+        assert len(record_ids(kind, pipe.get_batch())) == 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", KINDS)
 def test_tensors_wired_into_the_users_own_graph_and_session(kind, tmp_path):
     make_data(kind, str(tmp_path), THREE_SHARDS)
     baseline = threading.active_count()

@@ -8,7 +8,9 @@ graph by default, or one the caller gives), and then runs them:
   ``sess.graph``).
 * Variables the pipeline made (e.g. ``num_epochs`` counters) and iterator
   initializers run on first use in each session; queue runners start then too,
-  under a ``Coordinator`` of ours.
+  under a ``Coordinator`` of ours. The pipeline's own session for a graph with
+  queue runners runs each step in its calling thread
+  (:func:`queue_runner_session_config`).
 * ``configure(batch_size=...)`` changes placeholder-fed settings; iterators that
   depend on them are re-initialised (a reinitializable iterator restarts).
 * ``close()`` (also on ``with`` exit and garbage collection) requests stop,
@@ -91,6 +93,20 @@ def fields_for_arrays(arrays: dict[str, np.ndarray], layout: str = "N...") -> di
         dtype = array.dtype.name if array.dtype.kind not in "OSU" else "object"
         fields[name] = FieldSpec(dtype, (None,) + tuple(array.shape[1:]), layout, value_range)
     return fields
+
+
+def queue_runner_session_config() -> Any:
+    """A ``ConfigProto`` that runs each ``Session.run`` in its calling thread.
+
+    A queue-runner graph is driven by many Python threads (4 readers and 16
+    preprocessing threads in seed 004), each running a small graph branch over and
+    over. With the default shared inter-op thread pool every op of every branch is
+    handed to the pool, whose spinning workers cost more CPU than the ops on a small
+    machine (2.7 against 1.9 CPU ms per example for seed 004 on 2 cores). Running
+    the ops in the thread that called ``run`` (``inter_op_parallelism_threads < 0``)
+    gives the same values from the same graph; large ops still use the intra-op pool.
+    """
+    return tf1.ConfigProto(inter_op_parallelism_threads=-1)
 
 
 def check_positive_int(name: str, value: Any) -> int:
@@ -258,10 +274,16 @@ class Pipeline:
 
     @property
     def session(self) -> Any:
-        """The pipeline's own ``tf.compat.v1.Session`` (created on first use)."""
+        """The pipeline's own ``tf.compat.v1.Session`` (created on first use, after the
+        pipeline is built: a graph with queue runners gets
+        :func:`queue_runner_session_config` unless ``session_config`` was given)."""
         self._check_open()
         if self._runs.own_session is None:
-            self._runs.own_session = tf1.Session(graph=self.graph, config=self._session_config)
+            built = self._ensure_built(self.graph)
+            config = self._session_config
+            if config is None and built.queue_runners:
+                config = queue_runner_session_config()
+            self._runs.own_session = tf1.Session(graph=self.graph, config=config)
         return self._runs.own_session
 
     def feed_dict(self) -> dict[tf.Tensor, Any]:

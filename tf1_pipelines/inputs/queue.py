@@ -5,8 +5,6 @@ queue-runner pipelines (seed 003 image/mask pairs, seed 004 Inception-style read
   message (``capacity 10 must be bigger than min_after_dequeue 20``);
 * record-file lists that name the missing file;
 * :func:`filename_queue`, a checked ``tf.train.string_input_producer``;
-* :func:`queue_runner_session_config`, the session settings the queue backends
-  default to (ops run in the calling thread);
 * queue fill levels: :func:`sample_fill` samples ``Pipeline.queue_fill()`` (the
   ``fraction_of_N_full`` figures the ``tf.train`` queues record for TensorBoard,
   plus size/capacity of hand-made queues that record none) over time for a
@@ -26,28 +24,14 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
+from tf1_pipelines.records.reader import find_corrupt_file
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX
 
 tf1 = tf.compat.v1
 
 __all__ = ["check_capacity", "check_num_epochs", "check_choice",
-           "existing_files", "record_files", "filename_queue", "reader_error", "tf_error_text",
-           "sample_fill", "queue_runner_session_config"]
-
-
-# ---------------------------------------------------------------------- session settings
-def queue_runner_session_config() -> Any:
-    """A ``ConfigProto`` that runs each ``Session.run`` in its calling thread.
-
-    A queue-runner graph is driven by many Python threads (4 readers and 16
-    preprocessing threads in seed 004), each running a small graph branch over and
-    over. With the default shared inter-op thread pool every op of every branch is
-    handed to the pool, whose spinning workers cost more CPU than the ops on a small
-    machine (2.7 against 1.9 CPU ms per example for seed 004 on 2 cores). Running
-    the ops in the thread that called ``run`` (``inter_op_parallelism_threads < 0``)
-    gives the same values from the same graph; large ops still use the intra-op pool.
-    """
-    return tf1.ConfigProto(inter_op_parallelism_threads=-1)
+           "existing_files", "record_files", "filename_queue", "reader_error", "explain_read_error", "tf_error_text",
+           "sample_fill"]
 
 
 # ------------------------------------------------------------------------- option checks
@@ -148,6 +132,21 @@ def tf_error_text(error: Any) -> str:
     # tf.data prefixes "Error in user-defined function ... with iterator: <chain>: "
     head, _, rest = lines[0].partition(" with iterator: ")
     return rest.split(": ", 1)[-1] if rest else head
+
+
+def explain_read_error(error: Any, files: Sequence[str],
+                       verify: Callable[[Sequence[str]], None]) -> DataError:
+    """The DataError for a failed read of ``files``: scan them in numpy for the first
+    bad one, first for framing and CRC (:func:`find_corrupt_file`), then with the
+    pipeline's own ``verify`` (feature keys, sizes), which raises DataError naming
+    file, record and field; see :func:`reader_error` for the message."""
+    found = find_corrupt_file(files)
+    if found is None:
+        try:
+            verify(files)
+        except DataError as bad:
+            found = bad
+    return reader_error(found, error, files)
 
 
 def reader_error(found: DataError | None, error: Any, files: Sequence[str]) -> DataError:

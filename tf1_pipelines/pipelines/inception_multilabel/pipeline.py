@@ -23,7 +23,7 @@ from tf1_pipelines.pipelines.inception_multilabel.preprocessing import (
     decode_jpeg, distort_image, eval_image, rescale)
 from tf1_pipelines.pipelines.inception_multilabel.record_checks import (
     check_record, infer_semantic_level_settings, verify_shards)
-from tf1_pipelines.records.reader import find_corrupt_file, iterate_records
+from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.session import FieldSpec, Pipeline, check_positive_int
 
 tf1 = tf.compat.v1
@@ -95,9 +95,6 @@ class InceptionMultilabelPipeline(Pipeline):
                  examples_per_shard: int = EXAMPLES_PER_SHARD,
                  input_queue_memory_factor: int | None = None, seed: int | None = None,
                  **pipeline_options: Any) -> None:
-        if backend == "queue":
-            pipeline_options.setdefault("session_config",
-                                        queue_inputs.queue_runner_session_config())
         super().__init__(batch_size=batch_size, **pipeline_options)
         self.backend = queue_inputs.check_choice("backend", backend, BACKENDS)
         self.train = bool(train)
@@ -207,10 +204,5 @@ class InceptionMultilabelPipeline(Pipeline):
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name
         it, with the original TF message."""
-        found = find_corrupt_file(self.files)
-        if found is None:
-            try:
-                verify_shards(self.files, self.semantic_level_settings)
-            except DataError as bad:
-                found = bad
-        return queue_inputs.reader_error(found, error, self.files)
+        return queue_inputs.explain_read_error(
+            error, self.files, lambda files: verify_shards(files, self.semantic_level_settings))

@@ -18,7 +18,6 @@ from tf1_pipelines.pipelines.voc_segmentation.graph import (
     IMAGE_HEIGHT, IMAGE_WIDTH, check_batch_fits, decode_example, read_and_decode)
 from tf1_pipelines.pipelines.voc_segmentation.reader import verify_records
 from tf1_pipelines.pipelines.voc_segmentation.writer import find_pairs, write_sharded_records
-from tf1_pipelines.records.reader import find_corrupt_file
 from tf1_pipelines.session import FieldSpec, Pipeline, check_positive_int
 
 tf1 = tf.compat.v1
@@ -77,9 +76,6 @@ class VocSegmentationPipeline(Pipeline):
                  capacity: int = 30, min_after_dequeue: int = 10, num_threads: int = 2,
                  num_shards: int = 1, seed: int | None = None,
                  **pipeline_options: Any) -> None:
-        if backend == "queue":
-            pipeline_options.setdefault("session_config",
-                                        queue_inputs.queue_runner_session_config())
         super().__init__(batch_size=batch_size, **pipeline_options)
         self.backend = queue_inputs.check_choice("backend", backend, BACKENDS)
         self.num_epochs = queue_inputs.check_num_epochs(num_epochs)
@@ -149,10 +145,4 @@ class VocSegmentationPipeline(Pipeline):
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name
         it, with the original TF message."""
-        found = find_corrupt_file(self.files)
-        if found is None:
-            try:
-                verify_records(self.files)
-            except DataError as bad:
-                found = bad
-        return queue_inputs.reader_error(found, error, self.files)
+        return queue_inputs.explain_read_error(error, self.files, verify_records)
