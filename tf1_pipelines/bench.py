@@ -190,14 +190,9 @@ def _one_shot(dataset: Any) -> Any:
 
 # --------------------------------------------------------------------- div2k_sr cases
 def _div2k_records() -> str:
-    from tf1_pipelines import sample_data
-    from tf1_pipelines.image.patches import list_images
-    from tf1_pipelines.pipelines.div2k_sr import default_tfrecord_dir, write_patch_records
-    data_dir = sample_data.div2k_like_dir()
-    record_dir = default_tfrecord_dir(data_dir, 96, 10)
-    if not os.path.isdir(record_dir) or not os.listdir(record_dir):
-        write_patch_records(list_images(data_dir), record_dir, 96, 10)
-    return record_dir
+    """The embedded photographs' records, as ``load_pipeline("div2k_sr")`` uses them."""
+    from tf1_pipelines.pipelines.div2k_sr import cached_records
+    return cached_records()
 
 
 def _div2k_seed(scale: int) -> Case:

@@ -35,7 +35,7 @@ from tf1_pipelines.records.writer import AtomicRecordWriters, save_count
 from tf1_pipelines.session import FieldSpec, Pipeline, check_positive_int
 
 __all__ = ["DataLoader", "Div2kPipeline", "Batch", "rgb2ycbcr", "ycbcr2rgb", "img_to_uint8",
-           "psnr", "write_patch_records", "verify_patch_records"]
+           "psnr", "write_patch_records", "verify_patch_records", "cached_records"]
 
 tf1 = tf.compat.v1
 SHARD_NAME = "data%d.tfrecords"
@@ -261,6 +261,17 @@ def default_tfrecord_dir(data_dir: str, patch_size: int, tfrecord_num: int) -> s
     return os.path.join(sample_data.data_home(), "div2k_records", key.hexdigest()[:16])
 
 
+def cached_records(data_dir: str | None = None, patch_size: int = 96,
+                   tfrecord_num: int = 10) -> str:
+    """The folder of the seed's records for ``data_dir`` (default: the embedded
+    photographs) in the cache, written on first use by :func:`write_patch_records`."""
+    data_dir = data_dir or sample_data.div2k_like_dir()
+    tfrecord_dir = default_tfrecord_dir(data_dir, patch_size, tfrecord_num)
+    if not glob.glob(os.path.join(tfrecord_dir, "*.tfrecords")):
+        write_patch_records(list_images(data_dir), tfrecord_dir, patch_size, tfrecord_num)
+    return tfrecord_dir
+
+
 def _single_threaded_ops() -> tf.data.Options:
     """Each op of a map call on one thread: on a 2-core machine three whole-batch
     map calls in flight beat ops that split themselves (measured +10%)."""
@@ -320,11 +331,7 @@ class Div2kPipeline(Pipeline):
     def _record_files(self, data_dir: str | None, tfrecord_dir: str | None,
                       tfrecord_num: int) -> list[str]:
         if tfrecord_dir is None:
-            data_dir = data_dir or sample_data.div2k_like_dir()
-            tfrecord_dir = default_tfrecord_dir(data_dir, self.loader.patch_size, tfrecord_num)
-            if not glob.glob(os.path.join(tfrecord_dir, "*.tfrecords")):
-                write_patch_records(list_images(data_dir), tfrecord_dir,
-                                    self.loader.patch_size, tfrecord_num)
+            tfrecord_dir = cached_records(data_dir, self.loader.patch_size, tfrecord_num)
         files = list_record_files(tfrecord_dir)
         first = next(iterate_records(files[0]), None)
         if first is not None:  # a wrong patch_size fails here, not deep in a graph
