@@ -71,6 +71,18 @@ def test_plot_and_json_are_written(tmp_path) -> None:
     data = json.loads(out.read_text())
     assert set(data) == {"div2k_sr", "feeding"}
     assert data["feeding"][1]["x_seed"] == pytest.approx(20.0)
+    assert sorted(os.listdir(tmp_path)) == ["bench.json", "bench.png"]  # no partial left
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"pipelines": ["nope"]}, r"no benchmark for \['nope'\]"),
+    ({"scale": 0}, "scale must be a whole number >= 1, got 0"),
+    ({"seconds": -1.0}, r"seconds must be > 0 and rounds >= 1, got -1.0 and 2"),
+])
+def test_bad_options_raise_config_error_before_running(options, message) -> None:
+    from tf1_pipelines.errors import ConfigError
+    with pytest.raises(ConfigError, match=message):
+        bench.run_bench(**options)
 
 
 @pytest.mark.skipif(not bench._can_fork(), reason="cases are forked on Linux only")

@@ -66,6 +66,9 @@ from typing import Any
 
 import numpy as np
 
+from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.records.writer import write_file_atomically
+
 #: Batch size of the div2k_sr cases (the seed's).
 BATCH = 64
 VOC_BATCH = 2            # the seed's read_and_decode
@@ -733,7 +736,7 @@ def _check_names(pipelines: Sequence[str] | None) -> list[str]:
     names = list(pipelines) if pipelines else list(BENCHES)
     unknown = [n for n in names if n not in BENCHES]
     if unknown:
-        raise SystemExit(f"no benchmark for {unknown}; have {sorted(BENCHES)}")
+        raise ConfigError(f"no benchmark for {unknown}; have {sorted(BENCHES)}")
     return names
 
 
@@ -768,11 +771,11 @@ def run_bench(pipelines: Sequence[str] | None = None, seconds: float | None = No
     reported on stderr)."""
     names = _check_names(pipelines)
     if scale < 1:
-        raise SystemExit(f"scale must be a whole number >= 1, got {scale}")
+        raise ConfigError(f"scale must be a whole number >= 1, got {scale}")
     seconds = (DEFAULT_SECONDS if seconds is None else seconds) * scale
     rounds = (DEFAULT_ROUNDS if rounds is None else rounds) + scale - 1
     if seconds <= 0 or rounds < 1:
-        raise SystemExit(f"seconds must be > 0 and rounds >= 1, got {seconds} and {rounds}")
+        raise ConfigError(f"seconds must be > 0 and rounds >= 1, got {seconds} and {rounds}")
     started, load_before = time.perf_counter(), _load_average()
     for name in names:
         _prepare(name)
@@ -843,8 +846,10 @@ def write_json(results: Mapping[str, Sequence[Result]], path: str) -> None:
         table = ratios(name, rows)
         out[name] = [dict(asdict(r), x_seed=table[r.case][0], x_floor=table[r.case][1])
                      for r in rows]
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(out, handle, indent=2)
+    def write(partial: str) -> None:
+        with open(partial, "w", encoding="utf-8") as handle:
+            json.dump(out, handle, indent=2)
+    write_file_atomically(path, write)
 
 
 def plot_results(results: Mapping[str, Sequence[Result]], path: str) -> None:
@@ -864,7 +869,7 @@ def plot_results(results: Mapping[str, Sequence[Result]], path: str) -> None:
     axes.set_title("tf1_pipelines bench: every pipeline x backend on the embedded data")
     axes.invert_yaxis()
     figure.tight_layout()
-    figure.savefig(path, format="png", dpi=110)
+    write_file_atomically(path, lambda partial: figure.savefig(partial, format="png", dpi=110))
 
 
 def _draw_bars(axes: Any, results: Mapping[str, Sequence[Result]]) -> None:
