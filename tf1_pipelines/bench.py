@@ -529,10 +529,6 @@ BENCHES: dict[str, PipelineBench] = {
     }, floor="floor (constant slice)"),
 }
 
-#: Case names per pipeline (name -> case -> factory), as the first version had.
-CASES: dict[str, dict[str, CaseFactory]] = {name: b.cases for name, b in BENCHES.items()}
-
-
 # -------------------------------------------------------------------------- measuring
 def _nbytes(value: Any) -> int:
     if isinstance(value, np.ndarray):
