@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,10 @@ from tf1_pipelines.records.reader import iterate_records
 
 RECORD_SUFFIXES = (".tfrecords", ".tfrecord", ".tfr")
 _INCEPTION_SHARD = re.compile(r".+-\d{5}-of-\d{5}$")
-_CHUNK = 256  # records parsed by one TF call: one call per record would dominate the time
+# Records parsed by one TF call (one call per record would dominate the time),
+# bounded in bytes too so that big images do not pile up in memory.
+_CHUNK_RECORDS = 256
+_CHUNK_BYTES = 16 << 20
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,8 @@ KINDS: tuple[RecordKind, ...] = (
 )
 # Any other Example: every record must parse with the value types of record 0.
 UNKNOWN = RecordKind("unknown Example", frozenset(), _unknown_spec, lambda values, first: None)
+# Record 0 is no Example: the file's records are only counted.
+NOT_EXAMPLES = RecordKind("not Examples", frozenset(), lambda first: {}, lambda values, first: None)
 
 
 def _example_features(record: bytes) -> Any:
@@ -221,7 +226,7 @@ def _check_chunk(path: str, start: int, records: Sequence[bytes], kind: RecordKi
     check), and the parsed values of record 0 of the file once known."""
     try:
         parsed = _parse(records, spec)
-    except tf.errors.InvalidArgumentError:
+    except tf.errors.OpError:
         parsed = None
     problems: list[DataError] = []
     for row, record in enumerate(records):
@@ -231,7 +236,7 @@ def _check_chunk(path: str, start: int, records: Sequence[bytes], kind: RecordKi
         else:  # find which records of the chunk TF rejects, one by one
             try:
                 values = _values(_parse([record], spec), 0)
-            except tf.errors.InvalidArgumentError as exc:
+            except tf.errors.OpError as exc:
                 field, problem = _explain(record, spec, exc)
                 problems.append(DataError(problem, path=path, record=index, field=field))
                 continue
@@ -246,42 +251,47 @@ def check_file(path: str) -> FileReport:
     """Read every record of one file and check its features; never raises DataError.
 
     The kind is recognised from record 0 (:data:`KINDS`, else any Example whose
-    records keep record 0's value types). Returns the :class:`FileReport`.
+    records keep record 0's value types); when record 0 is no Example at all,
+    the rest is only counted. Returns the :class:`FileReport`.
     """
-    count, bad, kind = 0, 0, UNKNOWN
-    first_error: DataError | None = None
-    spec: Spec = {}
+    count = bad = chunk_bytes = 0
+    kind = UNKNOWN
+    spec: Spec | None = None
+    errors: list[DataError] = []
     first: Values | None = None
     chunk: list[bytes] = []
 
     def flush() -> None:
-        nonlocal bad, first, first_error
-        problems, first = _check_chunk(path, count - len(chunk), chunk, kind, spec, first)
-        bad += len(problems)
-        first_error = first_error or (problems[0] if problems else None)
+        nonlocal bad, first, chunk_bytes
+        if spec is not None and chunk:
+            problems, first = _check_chunk(path, count - len(chunk), chunk, kind, spec, first)
+            bad += len(problems)
+            errors.extend(problems[:1])
         chunk.clear()
+        chunk_bytes = 0
 
     try:
         for record in iterate_records(path):
             if count == 0:
                 try:
                     features = _example_features(record)
+                    kind = _kind_of(features)
+                    spec = kind.spec(features)
                 except DecodeError:
-                    return FileReport(path, 1, 1, "not Examples", str(DataError(
-                        "record is not a tf.train.Example", path=path, record=0)))
-                kind = _kind_of(features)
-                spec = kind.spec(features)
+                    kind, bad = NOT_EXAMPLES, 1
+                    errors.append(DataError("record is not a tf.train.Example", path=path, record=0))
             chunk.append(record)
             count += 1
-            if len(chunk) == _CHUNK:
+            chunk_bytes += len(record)
+            if len(chunk) >= _CHUNK_RECORDS or chunk_bytes >= _CHUNK_BYTES:
                 flush()
     except DataError as exc:  # framing: nothing after the break can be read
-        if chunk:
-            flush()
-        return FileReport(path, count, bad, kind.name, str(first_error or exc))
-    if chunk:
         flush()
-    return FileReport(path, count, bad, kind.name, None if first_error is None else str(first_error))
+        errors.append(exc)
+    else:
+        flush()
+    name = kind.name if count else "empty"
+    return FileReport(path, count, bad, name, str(errors[0]) if errors else None)
 
 
 # ------------------------------------------------------------------------ the command
@@ -289,27 +299,23 @@ def _is_record_name(name: str) -> bool:
     return name.endswith(RECORD_SUFFIXES) or bool(_INCEPTION_SHARD.match(name))
 
 
-def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[FileReport]]:
-    """``(files to check, reports of paths that cannot be)``: a folder gives its
-    record files in name order (not its subfolders); a missing path, or a folder
-    without record files, gives a failed report."""
-    files: list[str] = []
-    failed: list[FileReport] = []
-    for path in paths:
-        if os.path.isdir(path):
-            names = sorted(name for name in os.listdir(path)
-                           if _is_record_name(name) and os.path.isfile(os.path.join(path, name)))
-            if not names:
-                failed.append(FileReport(path, error=str(DataError(
-                    "folder holds no TFRecord files (" + ", ".join(f"*{s}" for s in RECORD_SUFFIXES)
-                    + ", <subset>-NNNNN-of-NNNNN)", path=path)), missing=True))
-            files.extend(os.path.join(path, name) for name in names)
-        elif os.path.isfile(path):
-            files.append(path)
-        else:
-            failed.append(FileReport(path, error=str(DataError("no such file or folder", path=path)),
-                                     missing=True))
-    return files, failed
+def record_files(path: str) -> list[str] | FileReport:
+    """The files to check for one path: the path itself if a file, a folder's record
+    files in name order (not its subfolders); a failed report for a missing
+    path or a folder without record files."""
+    if os.path.isfile(path):
+        return [path]
+    if not os.path.isdir(path):
+        return FileReport(path, error=str(DataError("no such file or folder", path=path)),
+                          missing=True)
+    names = sorted(name for name in os.listdir(path)
+                   if _is_record_name(name) and os.path.isfile(os.path.join(path, name)))
+    if not names:
+        patterns = ", ".join(f"*{suffix}" for suffix in RECORD_SUFFIXES)
+        return FileReport(path, error=str(DataError(
+            f"folder holds no TFRecord files ({patterns}, <subset>-NNNNN-of-NNNNN)", path=path)),
+            missing=True)
+    return [os.path.join(path, name) for name in names]
 
 
 def format_report(report: FileReport) -> str:
@@ -324,20 +330,28 @@ def format_report(report: FileReport) -> str:
 
 def run_inspect(paths: Sequence[str], check: Callable[[str], FileReport] = check_file,
                 out: Callable[[str], None] = print) -> int:
-    """Check every file of ``paths``, report each on one line, then a summary line.
+    """Check every file of ``paths`` in order, report each on one line as soon as it
+    is checked, then a summary line.
 
     ``check`` is the per-file check (any function of a path returning a
     :class:`FileReport`). Returns the exit code: 0 when every file is good, 1
     when a file failed its check, 2 when a path is missing or an empty folder.
     """
-    files, failed = expand_paths(paths)
-    reports = [check(path) for path in files]
-    for report in failed + reports:
-        out(format_report(report))
+    reports: list[FileReport] = []
+    not_checked = 0
+    for path in paths:
+        files = record_files(path)
+        if isinstance(files, FileReport):
+            not_checked += 1
+            out(format_report(files))
+            continue
+        for file in files:
+            reports.append(check(file))
+            out(format_report(reports[-1]))
     bad_files = sum(not report.ok for report in reports)
     out(f"summary: {len(reports)} files checked, {len(reports) - bad_files} ok, {bad_files} failed, "
         f"{sum(r.records for r in reports)} records, {sum(r.bad_records for r in reports)} bad"
-        + (f"; {len(failed)} paths not checked" if failed else ""))
-    if failed:
+        + (f"; {not_checked} paths not checked" if not_checked else ""))
+    if not_checked:
         return EXIT_BAD_INPUT
     return EXIT_DIFFERENT if bad_files else EXIT_OK
