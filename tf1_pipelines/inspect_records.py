@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -306,8 +307,8 @@ def record_files(path: str) -> list[str] | FileReport:
     if os.path.isfile(path):
         return [path]
     if not os.path.isdir(path):
-        return FileReport(path, error=str(DataError("no such file or folder", path=path)),
-                          missing=True)
+        return FileReport(path, error=str(DataError("no such file or folder: it does not exist",
+                                                    path=path)), missing=True)
     names = sorted(name for name in os.listdir(path)
                    if _is_record_name(name) and os.path.isfile(os.path.join(path, name)))
     if not names:
@@ -328,10 +329,16 @@ def format_report(report: FileReport) -> str:
     return line + f", {report.bad_records} bad, FAILED: {report.error}"
 
 
+def _print_error(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
 def run_inspect(paths: Sequence[str], check: Callable[[str], FileReport] = check_file,
-                out: Callable[[str], None] = print) -> int:
-    """Check every file of ``paths`` in order, report each on one line as soon as it
-    is checked, then a summary line.
+                out: Callable[[str], None] = print, err: Callable[[str], None] = _print_error
+                ) -> int:
+    """Check every file of ``paths`` in order, report each on one line (``out``) as
+    soon as it is checked, then a summary line; a path that cannot be checked
+    goes to ``err``.
 
     ``check`` is the per-file check (any function of a path returning a
     :class:`FileReport`). Returns the exit code: 0 when every file is good, 1
@@ -343,7 +350,7 @@ def run_inspect(paths: Sequence[str], check: Callable[[str], FileReport] = check
         files = record_files(path)
         if isinstance(files, FileReport):
             not_checked += 1
-            out(format_report(files))
+            err(format_report(files))
             continue
         for file in files:
             reports.append(check(file))

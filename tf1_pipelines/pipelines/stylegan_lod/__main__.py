@@ -12,7 +12,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-
 PROG = "python -m tf1_pipelines.pipelines.stylegan_lod"
 
 
