@@ -98,7 +98,7 @@ def _check_patch(values: Values, first: Values) -> tuple[str, str] | None:
     if size == 0 or side * side != size:
         return "gt", f"holds {size} bytes, not a square uint8 patch (p x p bytes)"
     if size != len(first["gt"]):
-        return "gt", f"holds {size} bytes, but record 0 of this file holds {len(first['gt'])}"
+        return "gt", f"holds {size} bytes, but the first parsed record of this file holds {len(first['gt'])}"
     return None
 
 
@@ -109,7 +109,7 @@ def _check_lod_image(values: Values, first: Values) -> tuple[str, str] | None:
     if len(values["data"]) != int(np.prod(shape)):
         return "data", f"holds {len(values['data'])} bytes, but shape {shape} needs {int(np.prod(shape))}"
     if shape != [int(n) for n in first["shape"]]:
-        return "shape", (f"image has shape {shape}, record 0 of this file (one LOD) has "
+        return "shape", (f"image has shape {shape}, the first parsed record of this file (one LOD) has "
                          f"{[int(n) for n in first['shape']]}")
     return None
 

@@ -83,7 +83,7 @@ def test_bad_record_past_the_first_chunk_is_named(tmp_path) -> None:
     records[270] = example({"gt": bytes_feature(b"\0" * 16)}).SerializeToString()
     report = check_file(write_records(str(tmp_path / "p.tfrecords"), records))
     assert (report.records, report.bad_records) == (300, 1)
-    assert "record 270, field 'gt': holds 16 bytes, but record 0 of this file holds 9" in report.error
+    assert "record 270, field 'gt': holds 16 bytes, but the first parsed record of this file holds 9" in report.error
 
 
 def test_other_examples_and_non_examples(tmp_path) -> None:
