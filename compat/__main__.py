@@ -27,6 +27,14 @@ usage: python -m compat run [--py2] SCRIPT [ARG ...]
           Python 3 with only `/` to tell); check takes it too
   check   list, without running anything, the legacy constructs in SCRIPT and its local
           modules and what the runner does about each; exit status 1 if some cannot be handled
+
+arguments:
+  SCRIPT  the Python file to run or check (required; no default)
+  ARG     arguments handed to SCRIPT as sys.argv[1:] (default: none)
+  --py2   treat every local module as Python 2 (default: off: each module is
+          recognised, as Python 2 if it does not parse as Python 3 or uses what only
+          Python 2 has)
+  -h, --help  show this help and exit (default: off)
 """
 
 _COMMANDS = ("run", "check")

@@ -17,7 +17,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="seed 000 end to end on the embedded photographs")
     demo.add_argument("--out", default="demo_output", help="output folder (default: %(default)s)")
-    demo.add_argument("--data-dir", default=None, help="your own folder of PNGs")
+    demo.add_argument("--data-dir", default=None,
+                      help="your own folder of PNGs (default: the embedded photographs)")
     bench = sub.add_parser("bench", help="throughput of every pipeline and backend")
     bench.add_argument("--pipelines", nargs="*", default=None, help="names (default: all)")
     bench.add_argument("--seconds", type=float, default=None,
@@ -26,17 +27,23 @@ def _parser() -> argparse.ArgumentParser:
                        help="alternating rounds, the best counts (default: 2)")
     bench.add_argument("--scale", type=int, default=1,
                        help="N: N x seconds, N - 1 more rounds, N x in-memory data (default: 1)")
-    bench.add_argument("--json", default=None, help="also write the results as JSON")
-    bench.add_argument("--plot", default=None, help="also write a PNG bar chart of the results")
+    bench.add_argument("--json", default=None,
+                       help="also write the results as JSON to this file (default: none)")
+    bench.add_argument("--plot", default=None,
+                       help="also write a PNG bar chart of the results to this file (default: none)")
     convert = sub.add_parser("convert", help="seed 000: PNG folder -> patch TFRecords")
-    convert.add_argument("data_dir")
-    convert.add_argument("save_dir")
-    convert.add_argument("--tfrecord-num", type=int, default=10)
-    convert.add_argument("--patch-size", type=int, default=96)
+    convert.add_argument("data_dir", help="folder of PNG images (required)")
+    convert.add_argument("save_dir", help="folder for data0.tfrecords ... (required)")
+    convert.add_argument("--tfrecord-num", type=int, default=10,
+                         help="number of record files, written round-robin (default: %(default)s)")
+    convert.add_argument("--patch-size", type=int, default=96,
+                         help="side of the square HR patches in pixels (default: %(default)s)")
     inspect = sub.add_parser("inspect", help="count and verify the records of TFRecord files")
-    inspect.add_argument("paths", nargs="+")
+    inspect.add_argument("paths", nargs="+", metavar="PATH",
+                         help="TFRecord files, or folders whose *.tfrecords (*.tfrecord, *.tfr, "
+                              "<subset>-NNNNN-of-NNNNN) files are all checked (required)")
     cache = sub.add_parser("cache", help="list or clear the data and records built on first use")
-    cache.add_argument("action", choices=["list", "clear"])
+    cache.add_argument("action", choices=["list", "clear"], help="list or clear (required)")
     return parser
 
 
@@ -56,12 +63,11 @@ def main(argv: list[str] | None = None) -> int:
             run_bench(args.pipelines, args.seconds, args.rounds, args.json, args.plot, args.scale)
         elif args.command == "convert":
             from tf1_pipelines.demo import build_records
-            count = build_records(args.data_dir, args.save_dir, args.tfrecord_num)
+            count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size)
             print(f"example number: {count}")
         elif args.command == "inspect":
-            from tf1_pipelines.records.reader import count_records
-            for path, count in count_records(args.paths).items():
-                print(f"{path}: {count} records")
+            from tf1_pipelines.inspect_records import run_inspect
+            return run_inspect(args.paths)
     except (DataError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

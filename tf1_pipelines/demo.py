@@ -15,18 +15,24 @@ from tqdm import tqdm
 
 import tf1_pipelines as tp
 from tf1_pipelines import sample_data
+from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.image.patches import list_images
+from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.pipelines.div2k_sr import write_patch_records
 
 
-def build_records(data_dir: str, save_dir: str, tfrecord_num: int = 10) -> int:
-    """Write the seed's patch records with a progress bar; returns the patch count."""
+def build_records(data_dir: str, save_dir: str, tfrecord_num: int = 10,
+                  patch_size: int = 96) -> int:
+    """Write the seed's ``patch_size`` x ``patch_size`` patch records with a progress
+    bar; returns the patch count. ConfigError for a ``patch_size`` below 3."""
+    if check_positive_int("patch_size", patch_size) < 3:  # the grid steps by p // 3 * 2
+        raise ConfigError(f"patch_size must be a whole number >= 3, got {patch_size!r}")
     paths = list_images(data_dir)
     with tqdm(total=len(paths), unit="image", desc="gen_tfrecords") as bar:
         def advance(path: str, count: int) -> None:
             bar.set_postfix(patches=count)
             bar.update(1)
-        return write_patch_records(paths, save_dir, 96, tfrecord_num, on_image=advance)
+        return write_patch_records(paths, save_dir, patch_size, tfrecord_num, on_image=advance)
 
 
 def measure(pipeline: tp.Pipeline, batches: int) -> tuple[tuple[int, ...], tuple[int, ...], float]:

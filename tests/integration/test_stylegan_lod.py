@@ -195,7 +195,7 @@ def test_command_line_like_the_original(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert sorted(os.listdir(tmp_path / "ds")) == ["ds-r02.tfrecords", "ds-r03.tfrecords"]
     assert sl.main(["prog", "create_from_images", str(tmp_path / "ds2"),
-                    str(tmp_path / "nothing")]) == 1
+                    str(tmp_path / "nothing")]) == 2
 
 
 # ---------------------------------------------------------------------------- reader
@@ -516,5 +516,5 @@ def test_command_line_extract_and_compare(tmp_path, capsys) -> None:
     assert sl.main(["prog", "extract", str(tmp_path / "ds"), str(tmp_path / "out")]) == 0
     assert sl.main(["prog", "compare", str(tmp_path / "ds"), str(tmp_path / "ds")]) == 0
     assert "Identical images: 2 / 2" in capsys.readouterr().out
-    assert sl.main(["prog", "extract", str(tmp_path / "nothing"), str(tmp_path / "out2")]) == 1
+    assert sl.main(["prog", "extract", str(tmp_path / "nothing"), str(tmp_path / "out2")]) == 2
     assert "Error: " in capsys.readouterr().out and not os.path.exists(tmp_path / "out2")

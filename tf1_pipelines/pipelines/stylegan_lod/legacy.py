@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 import PIL.Image
@@ -26,7 +27,8 @@ from .graph import (
 )
 from .records import TFRecordExporter, error
 
-__all__ = ["TFRecordDataset", "TFRecordExporter", "compare", "create_from_images",
+__all__ = ["Comparison", "TFRecordDataset", "TFRecordExporter", "compare", "compare_datasets",
+           "create_from_images",
            "create_var_with_large_initial_value", "extract", "get_obj_by_name", "load_dataset",
            "read_image_array", "run"]
 
@@ -133,11 +135,36 @@ def extract(tfrecord_dir: str, output_dir: str) -> int:
     return idx
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """What :func:`compare_datasets` found: counts over the images compared (the
+    shorter export's), and whether both exports hold as many images."""
+
+    identical_images: int
+    identical_labels: int
+    compared: int
+    same_count: bool
+    labels_compared: bool
+
+    @property
+    def same(self) -> bool:
+        """True when the exports hold the same images (and labels, if compared)."""
+        labels_same = not self.labels_compared or self.identical_labels == self.compared
+        return self.same_count and self.identical_images == self.compared and labels_same
+
+
 def compare(tfrecord_dir_a: str, tfrecord_dir_b: str, ignore_labels: int | bool
             ) -> tuple[int, int, int]:
     """The original's ``compare``: read LOD 0 of both exports in step and print which
     images (and, unless ``ignore_labels``, which labels) differ. Returns
     ``(identical images, identical labels, images compared)``."""
+    found = compare_datasets(tfrecord_dir_a, tfrecord_dir_b, ignore_labels)
+    return found.identical_images, found.identical_labels, found.compared
+
+
+def compare_datasets(tfrecord_dir_a: str, tfrecord_dir_b: str, ignore_labels: int | bool
+                     ) -> Comparison:
+    """:func:`compare`, returning the :class:`Comparison` (with whether the counts match)."""
     max_label_size = 0 if ignore_labels else "full"
     print('Loading dataset "%s"' % tfrecord_dir_a)
     records_a = _lod0_records(tfrecord_dir_a, max_label_size)
@@ -145,6 +172,7 @@ def compare(tfrecord_dir_a: str, tfrecord_dir_b: str, ignore_labels: int | bool
     records_b = _lod0_records(tfrecord_dir_b, max_label_size)
     print("Comparing datasets")
     idx = identical_images = identical_labels = 0
+    same_count = True
     missing = object()
     while True:
         if idx % 100 == 0:
@@ -152,6 +180,7 @@ def compare(tfrecord_dir_a: str, tfrecord_dir_b: str, ignore_labels: int | bool
         a, b = next(records_a, missing), next(records_b, missing)
         if a is missing or b is missing:
             if a is not b:
+                same_count = False
                 print("Datasets contain different number of images")
             break
         (image_a, labels_a), (image_b, labels_b) = a, b
@@ -169,4 +198,4 @@ def compare(tfrecord_dir_a: str, tfrecord_dir_b: str, ignore_labels: int | bool
     print("Identical images: %d / %d" % (identical_images, idx))
     if not ignore_labels:
         print("Identical labels: %d / %d" % (identical_labels, idx))
-    return identical_images, identical_labels, idx
+    return Comparison(identical_images, identical_labels, idx, same_count, not ignore_labels)
