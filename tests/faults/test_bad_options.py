@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tensorflow as tf
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tf1_pipelines as tp
@@ -143,6 +143,7 @@ def _refused_the_same_way(name: str, option: str, value: Any, expected: ConfigEr
 
 
 @pytest.mark.parametrize("name, option", CASES, ids=[f"{n}-{o}" for n, o in CASES])
+@settings(max_examples=30)  # x ~110 options: the file stays within a minute
 @given(value=BAD_VALUES)
 def test_every_option_refuses_bad_values_with_config_error(name: str, option: str, value: Any,
                                                           fault_outcomes: Any) -> None:

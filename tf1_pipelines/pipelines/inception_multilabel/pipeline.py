@@ -40,9 +40,9 @@ from .graph import (
     rescale,
 )
 from .records import (
-    check_record,
     SUBSETS,
     check_level_settings,
+    check_record,
     check_semantic_level_settings,
     infer_semantic_level_settings,
     verify_shards,

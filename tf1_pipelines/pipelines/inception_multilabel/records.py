@@ -101,10 +101,12 @@ def check_semantic_level_settings(settings: Any) -> list[tuple[str, int]]:
     names = [level for level, _ in pairs]
     for level, num in pairs:
         if not isinstance(level, str) or not level:
-            raise ConfigError(f"semantic level name must be a non-empty string, got {show(level)}")
-        check_positive_int(f"number of classes of level {level!r}", num)
+            raise ConfigError("semantic_level_settings: a level name must be a non-empty "
+                              f"string, got {show(level)}")
+        check_positive_int(f"semantic_level_settings: the number of classes of level {level!r}",
+                           num)
     if len(set(names)) != len(names):
-        raise ConfigError(f"semantic level names repeat: {names}")
+        raise ConfigError(f"semantic_level_settings: semantic level names repeat: {names}")
     return [(level, int(num)) for level, num in pairs]
 
 

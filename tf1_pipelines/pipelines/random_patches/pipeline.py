@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from typing import Any, NamedTuple
 
-import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
