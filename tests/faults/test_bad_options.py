@@ -34,7 +34,7 @@ from tf1_pipelines.registry import pipeline_class
 
 pytestmark = pytest.mark.timeout(120)
 
-SUITE = "options"
+SUITE = "option values"
 
 
 # --------------------------------------------------------------- what is valid, stated apart
@@ -176,7 +176,7 @@ def test_unknown_option_names_are_config_type_errors(name: str, data: st.DataObj
     if unknown != "self":  # Python's own "multiple values for argument 'self'"
         assert f"unknown option {unknown!r}" in message
         assert message.endswith("valid options: " + ", ".join(valid))
-    fault_outcomes.record(SUITE, info.value)
+    fault_outcomes.record("option names", info.value)
 
 
 @pytest.mark.parametrize("name", ["feeding", "constant"])
@@ -192,10 +192,10 @@ def test_configure_refuses_bad_settings(name: str, value: Any, setting: str,
                 assert not VALID_BY_CHECK[options.check_positive_int](value), (value, refused)
             else:
                 assert isinstance(refused, ConfigTypeError) and "unknown setting" in str(refused)
-            fault_outcomes.record(SUITE, refused)
+            fault_outcomes.record("configure settings", refused)
             return
         assert setting == "batch_size" and pipeline.batch_size == value
-        fault_outcomes.record(SUITE, "accepted")
+        fault_outcomes.record("configure settings", "accepted")
 
 
 def test_check_arrays_is_the_arrays_check() -> None:
