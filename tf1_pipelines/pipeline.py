@@ -180,7 +180,8 @@ class Pipeline:
         Takes the pipeline's options with the seed's defaults, passes
         ``batch_size`` and ``**pipeline_options`` (``graph``, ``stall_timeout``,
         ``join_timeout``, ``session_config``) to ``super().__init__``, checks every
-        option at once (ConfigError) and builds nothing. Settings other than
+        option at once (ConfigError; ``@checked_options`` of :mod:`tf1_pipelines.options`)
+        and builds nothing. The base refuses option names no ``__init__`` takes. Settings other than
         ``batch_size`` that :meth:`configure` may change are declared with
         :meth:`_declare_setting`.
 
