@@ -4,6 +4,7 @@ the wrong type or an unknown option name is also a TypeError (ConfigTypeError), 
 Python's own error was before."""
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -139,3 +140,14 @@ def test_a_good_call_still_works_with_numpy_values() -> None:
                           train=np.bool_(False), seed=np.uint32(3)) as pipeline:
         assert pipeline.batch_size == 4 and type(pipeline.batch_size) is int
         assert pipeline.get_batch().x.tolist() == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("name", PIPELINES)
+def test_every_default_passes_its_own_check(name: str) -> None:
+    """checked_options checks only the options given: the defaults must be valid."""
+    cls = pipeline_class(name)
+    parameters = inspect.signature(cls.__init__).parameters
+    for option, check in cls.__init__.option_checks.items():
+        default = parameters[option].default
+        normal = check(option, default)
+        assert normal is None if default is None else normal == default, (option, default)
