@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     # Explicit re-exports ("X as X"): what __getattr__ below serves, for type checkers.
     from tf1_pipelines.errors import ConfigError as ConfigError
+    from tf1_pipelines.errors import ConfigTypeError as ConfigTypeError
     from tf1_pipelines.errors import DataError as DataError
     from tf1_pipelines.errors import EndOfData as EndOfData
     from tf1_pipelines.errors import PipelineStalled as PipelineStalled
@@ -37,6 +38,7 @@ _PUBLIC = {
     "PipelineStalled": "tf1_pipelines.errors",
     "DataError": "tf1_pipelines.errors",
     "ConfigError": "tf1_pipelines.errors",
+    "ConfigTypeError": "tf1_pipelines.errors",
 }
 
 __all__ = list(_PUBLIC)

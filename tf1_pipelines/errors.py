@@ -49,3 +49,10 @@ class DataError(ValueError):
 class ConfigError(ValueError):
     """A bad option value (batch size, capacity, level of detail, backend...). The
     message carries both the value given and what would be valid."""
+
+
+class ConfigTypeError(ConfigError, TypeError):
+    """A bad option of the wrong type (``patch_size="96"``, ``seed="x"``) or an option
+    name the pipeline does not take (``batchsize=8``). Also a ``TypeError``, which is
+    what Python raised for these before, so old ``except TypeError`` clauses still
+    catch it; a ``ConfigError`` (and ``ValueError``) like every bad option."""

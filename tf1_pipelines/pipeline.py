@@ -37,7 +37,13 @@ import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import (
+    check_instance,
+    check_positive_int,
+    check_seconds,
+    option_names,
+    reject_unknown_options,
+)
 from tf1_pipelines.queue_threads import QueueThreads
 from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
 from tf1_pipelines.step_runner import StepRunner, StepTimeout
@@ -174,7 +180,8 @@ class Pipeline:
         Takes the pipeline's options with the seed's defaults, passes
         ``batch_size`` and ``**pipeline_options`` (``graph``, ``stall_timeout``,
         ``join_timeout``, ``session_config``) to ``super().__init__``, checks every
-        option at once (ConfigError) and builds nothing. Settings other than
+        option at once (ConfigError; ``@checked_options`` of :mod:`tf1_pipelines.options`)
+        and builds nothing. The base refuses option names no ``__init__`` takes. Settings other than
         ``batch_size`` that :meth:`configure` may change are declared with
         :meth:`_declare_setting`.
 
@@ -211,12 +218,13 @@ class Pipeline:
 
     def __init__(self, *, batch_size: int, graph: tf.Graph | None = None,
                  stall_timeout: float = 60.0, join_timeout: float = 10.0,
-                 session_config: Any = None) -> None:
-        if stall_timeout <= 0:
-            raise ConfigError(f"stall_timeout must be > 0 seconds, got {stall_timeout!r}")
+                 session_config: Any = None, **unknown: Any) -> None:
+        reject_unknown_options(f"pipeline {self.name!r}", unknown, option_names(type(self)))
         self._settings: dict[str, Any] = {"batch_size": check_positive_int("batch_size", batch_size)}
-        self._graph = graph
-        self.stall_timeout = float(stall_timeout)
+        self._graph = check_instance("graph", graph, tf.Graph, "a tf.Graph")
+        self.stall_timeout = check_seconds("stall_timeout", stall_timeout)
+        join_timeout = check_seconds("join_timeout", join_timeout)
+        check_instance("session_config", session_config, tf1.ConfigProto, "a tf1 ConfigProto")
         self._session_config = session_config
         self._built: _Built | None = None
         self._building: _BuildRecord | None = None  # set only while _build runs
@@ -284,10 +292,8 @@ class Pipeline:
         override may change); raise ConfigError. Returns the settings to apply."""
         if "batch_size" in settings:
             settings["batch_size"] = check_positive_int("batch_size", settings["batch_size"])
-        unknown = sorted(set(settings) - set(self._settings))
-        if unknown:
-            raise ConfigError(f"{self.name} cannot configure {unknown}; "
-                              f"it has {sorted(self._settings)}")
+        reject_unknown_options(f"{self.name} cannot configure", settings, sorted(self._settings),
+                               "setting")
         return settings
 
     # ------------------------------------------------------------------ public API

@@ -41,15 +41,26 @@ def _module(name: str, part: str) -> Any:
         # Imported here: errors loads TensorFlow, and the table and cache_folders() are
         # read by command lines that must not (``tf1-pipelines cache``).
         from tf1_pipelines.errors import ConfigError
-        raise ConfigError(f"unknown pipeline {name!r}; available: {', '.join(available())}")
+        from tf1_pipelines.options import closest, show
+        hint = closest(name, available()) if isinstance(name, str) else None
+        suggestion = f"did you mean {hint!r}? " if hint is not None else ""
+        raise ConfigError(f"unknown pipeline {show(name)}; {suggestion}"
+                          f"available: {', '.join(available())}")
     return importlib.import_module(f"{_PIPELINES[name][0]}.{part}")
+
+
+def pipeline_class(name: str) -> Any:
+    """The class of pipeline ``name`` (a :class:`tf1_pipelines.pipeline.Pipeline`
+    subclass); ConfigError for an unknown name."""
+    return getattr(_module(name, "pipeline"), _PIPELINES[name][1])
 
 
 def load_pipeline(name: str, **options: Any) -> Any:
     """Create the pipeline called ``name`` with its options (see each pipeline's
-    class docstring). Nothing runs until its first ``get_batch``."""
-    pipeline_class = getattr(_module(name, "pipeline"), _PIPELINES[name][1])
-    return pipeline_class(**options)
+    class docstring). Nothing runs until its first ``get_batch``. Every option is
+    checked first: ConfigError (ConfigTypeError, also a TypeError, for a value of
+    the wrong type or an option name the pipeline does not take)."""
+    return pipeline_class(name)(**options)
 
 
 def cache_folders() -> tuple[dict[str, str], dict[str, str]]:

@@ -14,10 +14,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import tensorflow as tf
 
-from tf1_pipelines.errors import ConfigError, EndOfData
+from tf1_pipelines.errors import ConfigError, ConfigTypeError, EndOfData
 from tf1_pipelines.options import check_positive_int
 
-__all__ = ["named_arrays", "batch_type", "FeedPlaceholders", "make_placeholders", "DataProvider"]
+__all__ = ["named_arrays", "check_arrays", "batch_type", "FeedPlaceholders", "make_placeholders", "DataProvider"]
 
 tf1 = tf.compat.v1
 
@@ -31,7 +31,7 @@ def named_arrays(arrays: Mapping[str, Any] | Sequence[Any]) -> dict[str, np.ndar
     elif isinstance(arrays, (list, tuple)):
         items = [(f"array{i}", value) for i, value in enumerate(arrays)]
     else:
-        raise ConfigError(f"arrays must be a dict of name -> array or a list of arrays, "
+        raise ConfigTypeError(f"arrays must be a dict of name -> array or a list of arrays, "
                           f"got {type(arrays).__name__}")
     if not items:
         raise ConfigError("arrays is empty; give at least one array")
@@ -40,7 +40,11 @@ def named_arrays(arrays: Mapping[str, Any] | Sequence[Any]) -> dict[str, np.ndar
         if not name.isidentifier() or name.startswith("_"):
             raise ConfigError(f"array name {name!r} must be a Python identifier not starting "
                               "with '_' (it names a Batch field)")
-        array = np.asarray(value)
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError) as exc:  # ragged lists: NumPy names no array
+            raise ConfigError(f"array {name!r} is not a regular array (are its rows of "
+                              f"different lengths?): {exc}") from None
         if array.ndim == 0:
             raise ConfigError(f"array {name!r} is a scalar; it needs a first dimension of examples")
         if array.dtype.kind not in "biuf":
@@ -53,6 +57,12 @@ def named_arrays(arrays: Mapping[str, Any] | Sequence[Any]) -> dict[str, np.ndar
     if next(iter(sizes.values())) == 0:
         raise ConfigError("arrays hold no examples (first dimension 0)")
     return named
+
+
+def check_arrays(name: str, value: Any) -> dict[str, np.ndarray]:
+    """The ``arrays`` option as :func:`named_arrays` reads it (the option name is
+    given for the check interface; the messages name each array)."""
+    return named_arrays(value)
 
 
 def describe_arrays(arrays: Mapping[str, np.ndarray]) -> str:

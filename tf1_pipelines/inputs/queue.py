@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tf1_pipelines import options
 from tf1_pipelines.errors import ConfigError, DataError
+from tf1_pipelines.options import check_non_negative_int, check_positive_int, show
 from tf1_pipelines.quiet_tf1 import quiet_tf1
 from tf1_pipelines.records.reader import find_corrupt_file
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX
@@ -43,9 +45,8 @@ def check_capacity(capacity: Any, min_after_dequeue: Any, what: str = "queue") -
     element (a dequeue waits until more than ``min_after_dequeue`` are held), so
     TF would block forever; this raises ConfigError naming both values instead.
     """
-    for name, value in (("capacity", capacity), ("min_after_dequeue", min_after_dequeue)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ConfigError(f"{what}: {name} must be a whole number >= 0, got {value!r}")
+    capacity = check_non_negative_int(f"{what}: capacity", capacity)
+    min_after_dequeue = check_non_negative_int(f"{what}: min_after_dequeue", min_after_dequeue)
     if capacity <= min_after_dequeue:
         raise ConfigError(f"{what}: capacity {capacity} must be bigger than "
                           f"min_after_dequeue {min_after_dequeue}")
@@ -56,18 +57,17 @@ def check_num_epochs(num_epochs: Any) -> int | None:
     """``None`` (repeat forever) or a whole number >= 1; ConfigError otherwise."""
     if num_epochs is None:
         return None
-    if isinstance(num_epochs, bool) or not isinstance(num_epochs, (int, np.integer)) \
-            or num_epochs < 1:
-        raise ConfigError(f"num_epochs must be None (repeat forever) or a whole number >= 1, "
-                          f"got {num_epochs!r}")
-    return int(num_epochs)
+    try:
+        return check_positive_int("num_epochs", num_epochs)
+    except ConfigError as exc:  # the same type (ConfigTypeError stays one), a fuller text
+        raise type(exc)(f"num_epochs must be None (repeat forever) or a whole number >= 1, "
+                        f"got {show(num_epochs)}") from None
 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
-    """``value`` if it is one of ``choices``; ConfigError listing them otherwise."""
-    if value not in choices:
-        raise ConfigError(f"{name} must be one of {tuple(choices)}, got {value!r}")
-    return value
+    """``value`` if it is one of ``choices``; ConfigError listing them otherwise
+    (:func:`tf1_pipelines.options.check_choice`)."""
+    return options.check_choice(name, value, choices)
 
 
 # ---------------------------------------------------------------------------- file lists

@@ -7,8 +7,8 @@ from typing import Any
 
 from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.fields import fields_for_arrays
-from tf1_pipelines.inputs.feed import named_arrays
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.inputs.feed import check_arrays, named_arrays
+from tf1_pipelines.options import check_bool, check_positive_int, check_seed, checked_options, optional
 from tf1_pipelines.pipeline import Pipeline
 from tf1_pipelines.pipelines.feeding.pipeline import Batch, batch_class_for
 
@@ -33,6 +33,8 @@ class ConstantPipeline(Pipeline):
     CAN_STALL = False  # the batch is sliced from constants in the graph
     Batch = Batch
 
+    @checked_options(arrays=optional(check_arrays), train=check_bool, seed=check_seed,
+                     num_epochs=optional(check_positive_int), drop_remainder=check_bool)
     def __init__(self, arrays: Mapping[str, Any] | Sequence[Any] | None = None,
                  batch_size: int = 32, train: bool = True, num_epochs: int | None = 1,
                  seed: int | None = None, drop_remainder: bool = False,

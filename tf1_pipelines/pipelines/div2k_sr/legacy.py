@@ -15,7 +15,7 @@ from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.image.colour import img_to_uint8, psnr, rgb2ycbcr, ycbcr2rgb
 from tf1_pipelines.image.patches import list_images, random_patch, read_rgb
 from tf1_pipelines.inputs.dataset import one_shot
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import check_parallel_calls, check_positive_int, checked_options, choice_of
 from tf1_pipelines.records.reader import list_record_files
 
 from .graph import LR_HR_ANY, LR_METHODS, parse_one_example, require_graph_mode
@@ -26,6 +26,13 @@ __all__ = ["DataLoader", "img_to_uint8", "psnr", "rgb2ycbcr", "ycbcr2rgb"]
 tf1 = tf.compat.v1
 
 
+#: The checks of the loader's numeric options (the uniform face adds its own).
+LOADER_CHECKS = {"patch_size": check_positive_int, "scale": check_positive_int,
+                 "batch_size": check_positive_int, "shuffle_num": check_positive_int,
+                 "prefetch_num": check_parallel_calls, "map_parallel_num": check_parallel_calls,
+                 "one_img_patch_num": check_positive_int, "lr_method": choice_of(*LR_METHODS)}
+
+
 class DataLoader:
     """The seed's loader, with its arguments and defaults.
 
@@ -34,6 +41,7 @@ class DataLoader:
     products).
     """
 
+    @checked_options(**LOADER_CHECKS)
     def __init__(self, data_dir: str = "DIV2K/DIV2K_train_HR", patch_size: int = 96,
                  scale: int = 4, batch_size: int = 64, shuffle_num: int = 2000,
                  prefetch_num: int = 1000, map_parallel_num: int = 8,

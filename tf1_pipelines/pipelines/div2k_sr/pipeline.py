@@ -14,12 +14,12 @@ from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.image.colour import rgb2ycbcr
 from tf1_pipelines.image.patches import list_images, random_patch, read_rgb
 from tf1_pipelines.inputs.dataset import initializable
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import check_path, check_positive_int, check_seed, checked_options, choice_of, optional
 from tf1_pipelines.pipeline import Pipeline
 from tf1_pipelines.records.reader import iterate_records, list_record_files
 
 from .graph import LR_HR_ANY, batched_lr_hr, parse_one_example, parse_patch_batch
-from .legacy import DataLoader
+from .legacy import LOADER_CHECKS, DataLoader
 from .records import cached_records, verify_patch_records
 
 tf1 = tf.compat.v1
@@ -68,6 +68,9 @@ class Div2kPipeline(Pipeline):
         "lr": FieldSpec("float32", (None, 24, 24, 1), "NHWC", (-0.1, 1.1)),
         "hr": FieldSpec("float32", (None, 96, 96, 1), "NHWC", (16 / 255, 235 / 255))}
 
+    @checked_options(**LOADER_CHECKS, data_dir=optional(check_path), tfrecord_dir=optional(check_path),
+                     backend=choice_of(*BACKENDS), tfrecord_num=check_positive_int,
+                     num_epochs=optional(check_positive_int), seed=check_seed)
     def __init__(self, data_dir: str | None = None, tfrecord_dir: str | None = None,
                  backend: str = "tfrecords", batch_size: int = 64, lr_method: str = "native",
                  patch_size: int = 96, scale: int = 4, shuffle_num: int = 2000,

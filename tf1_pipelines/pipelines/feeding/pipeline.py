@@ -9,7 +9,8 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.fields import fields_for_arrays
-from tf1_pipelines.inputs.feed import batch_type
+from tf1_pipelines.inputs.feed import batch_type, check_arrays
+from tf1_pipelines.options import check_bool, check_positive_int, check_seed, checked_options, optional
 from tf1_pipelines.pipeline import Pipeline
 
 from .graph import FeedPlaceholders, make_placeholders
@@ -48,6 +49,8 @@ class FeedingPipeline(Pipeline):
     CAN_STALL = False  # the batch is in the feed
     Batch = Batch
 
+    @checked_options(arrays=optional(check_arrays), train=check_bool, seed=check_seed,
+                     num_epochs=optional(check_positive_int), drop_remainder=check_bool)
     def __init__(self, arrays: Mapping[str, Any] | Sequence[Any] | None = None,
                  batch_size: int = 32, train: bool = True, num_epochs: int | None = 1,
                  seed: int | None = None, drop_remainder: bool = False,

@@ -12,7 +12,15 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import (
+    check_bool,
+    check_path,
+    check_positive_int,
+    check_seed,
+    checked_options,
+    choice_of,
+    optional,
+)
 from tf1_pipelines.pipeline import Pipeline
 from tf1_pipelines.records.reader import iterate_records
 
@@ -32,6 +40,8 @@ from .graph import (
     rescale,
 )
 from .records import (
+    SUBSETS,
+    check_level_settings,
     check_record,
     check_semantic_level_settings,
     infer_semantic_level_settings,
@@ -101,6 +111,14 @@ class InceptionMultilabelPipeline(Pipeline):
         "labels": FieldSpec("int32", (None, None), "NC", (0, 1)),
         "filenames": FieldSpec("object", (None,), "N", None)}
 
+    @checked_options(data_dir=optional(check_path), subset=choice_of(*SUBSETS), train=check_bool,
+                     backend=choice_of(*BACKENDS), num_epochs=optional(check_positive_int),
+                     allow_smaller_final_batch=check_bool,
+                     semantic_level_settings=optional(check_level_settings),
+                     num_preprocess_threads=lambda _, n: check_preprocess_threads(n),
+                     height=check_positive_int, width=check_positive_int,
+                     examples_per_shard=check_positive_int,
+                     input_queue_memory_factor=optional(check_positive_int), seed=check_seed)
     def __init__(self, data_dir: str | None = None, subset: str = "train", train: bool = True,
                  backend: str = "queue", batch_size: int = 32, num_epochs: int | None = None,
                  allow_smaller_final_batch: bool = False,

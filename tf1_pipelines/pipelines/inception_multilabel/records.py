@@ -10,16 +10,16 @@ import glob
 import io
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 from PIL import Image, UnidentifiedImageError
 
-from tf1_pipelines.errors import ConfigError, DataError
+from tf1_pipelines.errors import ConfigError, ConfigTypeError, DataError
 from tf1_pipelines.inputs import queue as queue_inputs
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import check_positive_int, show
 from tf1_pipelines.records.features import (
     bytes_feature,
     example,
@@ -80,22 +80,33 @@ def one_hot(index: int, num_classes: int) -> list[int]:
     return [1 if i == index else 0 for i in range(num_classes)]
 
 
+def check_level_settings(name: str, settings: Any) -> list[tuple[str, int]]:
+    """:func:`check_semantic_level_settings` as an option check (``name`` unused: the
+    option has one name)."""
+    return check_semantic_level_settings(settings)
+
+
 def check_semantic_level_settings(settings: Any) -> list[tuple[str, int]]:
     """``[(level name, class count), ...]`` checked: non-empty, unique names, counts >= 1."""
+    if isinstance(settings, (str, bytes)) or not isinstance(settings, Iterable):
+        raise ConfigTypeError("semantic_level_settings must be a list of (level name, number "
+                              f"of classes) pairs, got {show(settings)}")
     try:
         pairs = [(level, num) for level, num in settings]
     except (TypeError, ValueError) as exc:
         raise ConfigError("semantic_level_settings must be a list of (level name, number of "
-                          f"classes) pairs, got {settings!r}") from exc
+                          f"classes) pairs, got {show(settings)}") from exc
     if not pairs:
         raise ConfigError("semantic_level_settings is empty; give at least one (level, n)")
     names = [level for level, _ in pairs]
     for level, num in pairs:
         if not isinstance(level, str) or not level:
-            raise ConfigError(f"semantic level name must be a non-empty string, got {level!r}")
-        check_positive_int(f"number of classes of level {level!r}", num)
+            raise ConfigError("semantic_level_settings: a level name must be a non-empty "
+                              f"string, got {show(level)}")
+        check_positive_int(f"semantic_level_settings: the number of classes of level {level!r}",
+                           num)
     if len(set(names)) != len(names):
-        raise ConfigError(f"semantic level names repeat: {names}")
+        raise ConfigError(f"semantic_level_settings: semantic level names repeat: {names}")
     return [(level, int(num)) for level, num in pairs]
 
 

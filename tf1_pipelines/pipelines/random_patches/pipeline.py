@@ -5,12 +5,20 @@ from __future__ import annotations
 import os
 from typing import Any, NamedTuple
 
-import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs.dataset import initializable, one_shot
+from tf1_pipelines.options import (
+    check_path,
+    check_path_list,
+    check_positive_int,
+    check_seed,
+    checked_options,
+    choice_of,
+    optional,
+)
 from tf1_pipelines.pipeline import Pipeline
 
 from .graph import (
@@ -54,6 +62,12 @@ class RandomPatchesPipeline(Pipeline):
     name = "random_patches"
     Batch = Batch
 
+    @checked_options(image_dir=optional(check_path), filenames=optional(check_path_list),
+                     num_patches=check_positive_int, patch_size=check_positive_int,
+                     buffer_size=optional(check_positive_int),
+                     num_parallel_calls=check_positive_int, prefetch=check_positive_int,
+                     num_epochs=optional(check_positive_int), seed=check_seed,
+                     iterator=choice_of(*ITERATORS))
     def __init__(self, image_dir: str | None = None, filenames: list[str] | None = None,
                  num_patches: int = NUM_PATCHES, patch_size: int = PATCH_SIZE,
                  batch_size: int = BATCH_SIZE, buffer_size: int | None = None,
@@ -63,8 +77,6 @@ class RandomPatchesPipeline(Pipeline):
         super().__init__(batch_size=batch_size, **pipeline_options)
         if iterator not in ITERATORS:
             raise ConfigError(f"iterator must be one of {ITERATORS}, got {iterator!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise ConfigError(f"seed must be None or an int, got {seed!r}")
         self.buffer_size = check_patch_options(num_patches, patch_size, batch_size, buffer_size,
                                                num_parallel_calls, prefetch, num_epochs)
         if filenames is not None and image_dir is not None:

@@ -8,10 +8,19 @@ import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
+from tf1_pipelines.options import (
+    check_bool,
+    check_non_negative_int,
+    check_number,
+    check_path,
+    check_positive_int,
+    checked_options,
+    optional,
+)
 from tf1_pipelines.pipeline import Pipeline
 
 from .graph import TFRecordDataset, check_reader_options, warn_if_buffers_too_big
-from .records import find_bad_record, inspect_tfrecord_dir
+from .records import check_max_label_size, find_bad_record, inspect_tfrecord_dir
 from .sample import sample_tfrecord_dir
 
 
@@ -42,6 +51,12 @@ class StyleganLodPipeline(Pipeline):
     name = "stylegan_lod"
     Batch = Batch
 
+    @checked_options(tfrecord_dir=optional(check_path), lod=check_number,
+                     resolution=optional(check_positive_int), label_file=optional(check_path),
+                     max_label_size=check_max_label_size, max_images=optional(check_positive_int),
+                     repeat=check_bool, shuffle_mb=check_non_negative_int,
+                     prefetch_mb=check_non_negative_int, buffer_mb=check_non_negative_int,
+                     num_threads=check_positive_int)
     def __init__(self, tfrecord_dir: str | None = None, batch_size: int = 16, lod: float = 0,
                  resolution: int | None = None, label_file: str | None = None,
                  max_label_size: int | str = 0, max_images: int | None = None,

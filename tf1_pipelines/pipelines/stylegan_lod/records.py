@@ -17,7 +17,7 @@ import tensorflow as tf
 from google.protobuf.message import DecodeError
 
 from tf1_pipelines.errors import ConfigError, DataError
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import check_non_negative_int, check_positive_int, show
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
@@ -305,14 +305,19 @@ def _find_label_file(tfrecord_dir: str, label_file: str | None) -> str | None:
     return label_file
 
 
-def _check_max_label_size(max_label_size: Any) -> int | str:
-    if max_label_size == "full":
+def check_max_label_size(name: str, max_label_size: Any) -> int | str:
+    """``'full'`` or a whole number >= 0 (0: no labels); ConfigError otherwise."""
+    if isinstance(max_label_size, str) and max_label_size == "full":
         return "full"
-    if isinstance(max_label_size, bool) or not isinstance(max_label_size, (int, np.integer)) \
-            or max_label_size < 0:
-        raise ConfigError(f"max_label_size must be 'full' or a whole number >= 0, "
-                          f"got {max_label_size!r}")
-    return int(max_label_size)
+    try:
+        return check_non_negative_int(name, max_label_size)
+    except ConfigError as exc:  # the same type, with the 'full' choice in the text
+        raise type(exc)(f"{name} must be 'full' or a whole number >= 0, "
+                        f"got {show(max_label_size)}") from None
+
+
+def _check_max_label_size(max_label_size: Any) -> int | str:
+    return check_max_label_size("max_label_size", max_label_size)
 
 
 def _load_labels(label_file: str, max_label_size: int | str, max_images: int | None,

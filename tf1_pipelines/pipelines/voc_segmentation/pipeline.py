@@ -13,7 +13,17 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
-from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.options import (
+    check_bool,
+    check_non_negative_int,
+    check_path,
+    check_paths,
+    check_positive_int,
+    check_seed,
+    checked_options,
+    choice_of,
+    optional,
+)
 from tf1_pipelines.pipeline import Pipeline
 
 from .graph import (
@@ -81,6 +91,12 @@ class VocSegmentationPipeline(Pipeline):
         "image": FieldSpec("uint8", (None, IMAGE_HEIGHT, IMAGE_WIDTH, 3), "NHWC", (0, 255)),
         "mask": FieldSpec("uint8", (None, IMAGE_HEIGHT, IMAGE_WIDTH, 1), "NHWC", (0, 255))}
 
+    @checked_options(tfrecords=optional(check_paths), image_dir=optional(check_path),
+                     mask_dir=optional(check_path), backend=choice_of(*BACKENDS),
+                     num_epochs=optional(check_positive_int), allow_smaller_final_batch=check_bool,
+                     image_height=check_positive_int, image_width=check_positive_int,
+                     capacity=check_positive_int, min_after_dequeue=check_non_negative_int,
+                     num_threads=check_positive_int, num_shards=check_positive_int, seed=check_seed)
     def __init__(self, tfrecords: str | Sequence[str] | None = None, image_dir: str | None = None,
                  mask_dir: str | None = None, backend: str = "queue", batch_size: int = 2,
                  num_epochs: int | None = None, allow_smaller_final_batch: bool = False,
