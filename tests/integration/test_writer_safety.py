@@ -177,6 +177,18 @@ def test_convert_fails_cleanly_on_file_errors(earlier_export: Path, pngs: str,
     assert f"[Errno {getattr(errno, errno_name)}]" in _error_lines(err)[0]
 
 
+def test_ctrl_c_mid_convert_exits_130_and_keeps_the_earlier_export(
+        earlier_export: Path, pngs: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    before = tree_hashes(str(earlier_export))
+    monkeypatch.setattr(tf.io, "TFRecordWriter", _failing_writer(3, KeyboardInterrupt))
+    capsys.readouterr()
+    assert main(["convert", pngs, str(earlier_export)]) == 130
+    err = capsys.readouterr().err
+    assert tree_hashes(str(earlier_export)) == before
+    assert _error_lines(err) == ["error: interrupted (SIGINT)"] and "Traceback" not in err
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_convert_into_a_read_only_folder(earlier_export: Path, pngs: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
