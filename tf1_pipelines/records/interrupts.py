@@ -19,7 +19,7 @@ from types import FrameType
 from typing import Any
 
 _lock = threading.Lock()
-_depth = 0
+_depth = 0  # exports open in the main thread
 _previous: Any = None
 _installed = False
 
@@ -37,38 +37,43 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
-def hold() -> None:
-    """One more open export: install the SIGTERM handler if this is the first."""
+def hold() -> bool:
+    """One more open export. In the main thread, install the SIGTERM handler if this
+    is the first; returns whether it was counted (pass that to :func:`release`)."""
     global _depth, _previous, _installed
+    if threading.current_thread() is not threading.main_thread():
+        return False  # signal handlers can only be set, and only run, in the main thread
     with _lock:
         _depth += 1
-        if _depth > 1 or threading.current_thread() is not threading.main_thread():
-            return
-        current = signal.getsignal(signal.SIGTERM)
-        if current in (signal.SIG_DFL, None):  # someone else's handler is left alone
-            _previous = current
-            signal.signal(signal.SIGTERM, _raise_terminated)
-            _installed = True
+        if _depth == 1:
+            current = signal.getsignal(signal.SIGTERM)
+            if current in (signal.SIG_DFL, None):  # someone else's handler is left alone
+                _previous = current
+                signal.signal(signal.SIGTERM, _raise_terminated)
+                _installed = True
+    return True
 
 
-def release() -> None:
-    """One export fewer: restore the previous SIGTERM handler after the last one."""
-    global _depth, _previous, _installed
+def release(held: bool) -> None:
+    """One export fewer (``held``: what :func:`hold` returned); after the last one of
+    the main thread, restore the previous SIGTERM handler."""
+    global _depth, _installed
+    if not held:
+        return
     with _lock:
         _depth = max(0, _depth - 1)
-        if _depth or not _installed:
+        if _depth or not _installed or threading.current_thread() is not threading.main_thread():
             return
-        if threading.current_thread() is threading.main_thread() \
-                and signal.getsignal(signal.SIGTERM) is _raise_terminated:
+        if signal.getsignal(signal.SIGTERM) is _raise_terminated:
             signal.signal(signal.SIGTERM, signal.SIG_DFL if _previous is None else _previous)
-            _installed = False
+        _installed = False
 
 
 @contextmanager
 def sigterm_raises() -> Iterator[None]:
     """Within the block (main thread), SIGTERM raises :class:`Terminated`."""
-    hold()
+    held = hold()
     try:
         yield
     finally:
-        release()
+        release(held)

@@ -58,7 +58,7 @@ class AtomicRecordWriters:
         self._writers: list[tf.io.TFRecordWriter] = []
         self.counts = [0] * len(self.paths)
         self._open = True
-        interrupts.hold()  # SIGTERM now raises, so the cleanup below runs
+        self._held = interrupts.hold()  # SIGTERM now raises, so the cleanup below runs
         try:
             for partial in self._partial:
                 with os_errors(partial):
@@ -108,7 +108,7 @@ class AtomicRecordWriters:
     def _finish(self) -> None:
         if self._open:
             self._open = False
-            interrupts.release()
+            interrupts.release(self._held)
 
     def __enter__(self) -> AtomicRecordWriters:
         return self
