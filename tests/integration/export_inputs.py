@@ -41,6 +41,17 @@ def write_voc_pairs(folder: str, count: int, seed: int = 1) -> list[tuple[str, s
     return pairs
 
 
+def write_voc_folders(folder: str, count: int, seed: int = 1) -> tuple[str, str]:
+    """VOC-style ``JPEGImages/<i>.png`` and ``SegmentationClass/<i>.png`` (8x12)."""
+    image_dir, mask_dir = os.path.join(folder, "JPEGImages"), os.path.join(folder, "SegmentationClass")
+    for directory in (image_dir, mask_dir):
+        os.makedirs(directory, exist_ok=True)
+    for index, (img, mask) in enumerate(write_voc_pairs(os.path.join(folder, "pairs"), count, seed)):
+        os.replace(img, os.path.join(image_dir, f"{index}.png"))
+        os.replace(mask, os.path.join(mask_dir, f"{index}.png"))
+    return image_dir, mask_dir
+
+
 def write_labelled_jpegs(folder: str, count: int, seed: int = 2) -> dict[str, dict[str, int]]:
     """``count`` 16x16 JPEGs and their labels ``{name: {'scene': k}}`` (2 classes)."""
     os.makedirs(folder, exist_ok=True)

@@ -21,6 +21,7 @@ from export_inputs import (
     tree_hashes,
     write_labelled_jpegs,
     write_pngs,
+    write_voc_folders,
     write_voc_pairs,
 )
 
@@ -281,6 +282,7 @@ def test_convert_past_a_file_size_limit_fails_cleanly(tmp_path: Path,
                           timeout=240)
     assert proc.returncode == 2, proc.stderr
     assert len(_error_lines(proc.stderr)) == 1 and "Traceback" not in proc.stderr
+    assert f"[Errno {errno.EFBIG}]" in _error_lines(proc.stderr)[0]
     assert tree_hashes(str(earlier_export)) == before
 
 
@@ -327,41 +329,49 @@ def test_threads_build_the_div2k_cache_once(tmp_path: Path, pngs: str,
         os.path.join(results[0], f"data{i}.tfrecords") for i in range(3)), 96) == 8
 
 
+def _voc_cache(image_dir: str, mask_dir: str) -> str:
+    """The record folder a VOC pipeline builds (on first use) for two folders."""
+    pipe = voc.VocSegmentationPipeline(image_dir=image_dir, mask_dir=mask_dir, image_height=8,
+                                       image_width=12, batch_size=1)
+    return os.path.dirname(pipe.files[0])
+
+
 @pytest.mark.timeout(120)
 def test_threads_build_the_voc_cache_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TF1_PIPELINES_DATA", str(tmp_path / "home"))
-    pairs = write_voc_pairs(str(tmp_path / "pairs"), 3)
+    image_dir, mask_dir = write_voc_folders(str(tmp_path / "voc"), 3)
     calls = _slowed(monkeypatch, voc_records, "read_pair")
-    results = _in_threads(lambda: voc_records.cached_shards(pairs, 2))
+    results = _in_threads(lambda: _voc_cache(image_dir, mask_dir))
     assert len(set(results)) == 1 and isinstance(results[0], str), results
     assert len(calls) == 3
 
 
 VOC_CACHE_PROCESS = """
     import os, sys, time
-    from tf1_pipelines.pipelines.voc_segmentation import records
+    from tf1_pipelines.pipelines.voc_segmentation import VocSegmentationPipeline, records
     real = records.read_pair
     def slow(*args):
         time.sleep(0.2)  # overlap the two builds
         return real(*args)
     records.read_pair = slow
-    pairs = [tuple(line.split(",")) for line in sys.argv[2].split(";")]
-    open(sys.argv[1] + "." + str(os.getpid()), "w").close()
-    while len([n for n in os.listdir(os.path.dirname(sys.argv[1]))
-               if n.startswith(os.path.basename(sys.argv[1]))]) < 2:
+    barrier = sys.argv[1]
+    open(barrier + "." + str(os.getpid()), "w").close()
+    while len([n for n in os.listdir(os.path.dirname(barrier))
+               if n.startswith(os.path.basename(barrier))]) < 2:
         time.sleep(0.01)  # both processes start building together
-    print(records.cached_shards(pairs, 2))
+    pipe = VocSegmentationPipeline(image_dir=sys.argv[2], mask_dir=sys.argv[3], image_height=8,
+                                   image_width=12, batch_size=1)
+    print(os.path.dirname(pipe.files[0]))
 """
 
 
 @pytest.mark.timeout(300)
 def test_two_processes_build_the_voc_cache_once(tmp_path: Path) -> None:
-    pairs = write_voc_pairs(str(tmp_path / "pairs"), 4)
-    arg = ";".join(",".join(pair) for pair in pairs)
+    image_dir, mask_dir = write_voc_folders(str(tmp_path / "voc"), 4)
     env = dict(_env(), TF1_PIPELINES_DATA=str(tmp_path / "home"))
     (tmp_path / "barrier").mkdir()
     procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(VOC_CACHE_PROCESS),
-                               str(tmp_path / "barrier" / "ready"), arg], env=env,
+                               str(tmp_path / "barrier" / "ready"), image_dir, mask_dir], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(2)]
     outputs = [proc.communicate(timeout=240) for proc in procs]

@@ -27,7 +27,8 @@ _ERRNO = {tf.errors.ResourceExhaustedError: errno.ENOSPC,
           tf.errors.PermissionDeniedError: errno.EACCES,
           tf.errors.NotFoundError: errno.ENOENT,
           tf.errors.AlreadyExistsError: errno.EEXIST,
-          tf.errors.FailedPreconditionError: errno.ENOTDIR}
+          tf.errors.FailedPreconditionError: errno.ENOTDIR,
+          tf.errors.OutOfRangeError: errno.EFBIG}  # a write past the file size limit
 
 
 @contextlib.contextmanager
