@@ -18,6 +18,9 @@ own process, and only there, it installs:
   ``layers``, ``framework`` and ``training`` from the ``tf_slim`` package;
 * ``TF_USE_LEGACY_KERAS=1`` unless set (:mod:`compat.legacy_keras`), then
   ``tf.compat.v1.disable_v2_behavior()``;
+* ``SerializeToString()`` deterministic by default (map entries sorted by key, so
+  the script's exports have the same bytes in every run;
+  :mod:`compat.deterministic_protobuf`);
 * NumPy 1's printing of scalars (``numpy.set_printoptions(legacy="1.25")``);
 * a ``threading.excepthook`` that prints an uncaught exception of any thread of
   the script (with file and line) and makes the run fail.
@@ -47,7 +50,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compat import legacy_keras, legacy_modules, rewrite, rules, slim_bridge, startup_log, tf1
+from compat import (
+    deterministic_protobuf,
+    legacy_keras,
+    legacy_modules,
+    rewrite,
+    rules,
+    slim_bridge,
+    startup_log,
+    tf1,
+)
 from compat.modules import ModuleObjectLoader
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
 
@@ -204,6 +216,7 @@ class Installation:
     finders: list[importlib.abc.MetaPathFinder] = field(default_factory=list)
     saved_modules: dict[str, types.ModuleType | None] = field(default_factory=dict)
     slim: slim_bridge.SlimBridge | None = None
+    protobuf: deterministic_protobuf.DeterministicSerialization | None = None
 
     def set_module(self, name: str, module: types.ModuleType) -> None:
         """Put ``module`` in ``sys.modules[name]``, remembering what was there."""
@@ -236,6 +249,9 @@ class Installation:
         if self.slim is not None:
             self.slim.uninstall()
             self.slim = None
+        if self.protobuf is not None:
+            self.protobuf.uninstall()
+            self.protobuf = None
 
     def __enter__(self) -> Installation:
         return self
@@ -289,6 +305,7 @@ def install(script_dir: Path, scope: rewrite.LocalScope | None = None,
     installation.finders = [rewrite.LegacyFinder(scope, helpers, python2), module_finder]
     sys.meta_path[0:0] = installation.finders
     installation.slim = slim_bridge.install()  # tf.contrib.slim/layers/framework/training
+    installation.protobuf = deterministic_protobuf.install()  # same export bytes every run
     if _has_own_compat(scope.root):
         _release_compat_name(installation)
     return installation

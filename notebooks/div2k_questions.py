@@ -35,6 +35,7 @@ from tf1_pipelines.image.patches import grid_patches, list_images, luma_uint8, r
 from tf1_pipelines.image.resize import resize_bicubic_matmul
 from tf1_pipelines.pipelines.div2k_sr import lr_by_py_func, parse_patch, parse_patch_batch, write_patch_records
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
+from tf1_pipelines.records.serialize import serialize
 from tf1_pipelines.records.writer import AtomicRecordWriters
 
 tf.get_logger().setLevel("ERROR")
@@ -81,13 +82,13 @@ def write_indexed_records(save_dir, num_shards):
         for index, (gt, source) in enumerate(zip(patches, sources)):
             record = example({"gt": bytes_feature(gt.tobytes()), "id": int64_feature(index),
                               "image": int64_feature(int(source))})
-            writers.write(index % num_shards, record.SerializeToString())
+            writers.write(index % num_shards, serialize(record))
     return paths
 
 
 ONE_SHARD = write_indexed_records(os.path.join(WORK, "one_shard"), 1)
 TEN_SHARDS = write_indexed_records(os.path.join(WORK, "ten_shards"), 10)
-SEED_RECORD_BYTES = len(example({"gt": bytes_feature(patches[0].tobytes())}).SerializeToString())
+SEED_RECORD_BYTES = len(serialize(example({"gt": bytes_feature(patches[0].tobytes())})))
 
 fig, axes = plt.subplots(1, len(photos), figsize=(1.6 * len(photos), 2.0))
 for ax, photo, name, count in zip(axes, photos, NAMES, PER_IMAGE):

@@ -32,6 +32,7 @@ import tf1_pipelines as tp
 from tf1_pipelines import sample_data
 from tf1_pipelines.inputs.queue import sample_fill
 from tf1_pipelines.pipelines.voc_segmentation import mask_from_luma, pair_to_example
+from tf1_pipelines.records.serialize import serialize
 from tf1_pipelines.records.writer import AtomicRecordWriters
 
 tf.get_logger().setLevel("ERROR")
@@ -70,7 +71,7 @@ MASKS[:, 0, 0], MASKS[:, 0, 1] = IDS // 256, IDS % 256
 RECORDS = os.path.join(WORK, "tiles.tfrecords")
 with AtomicRecordWriters([RECORDS]) as writers:
     for image, mask in zip(IMAGES, MASKS):
-        writers.write(0, pair_to_example(image, mask).SerializeToString())
+        writers.write(0, serialize(pair_to_example(image, mask)))
 ARRAYS = {"image": IMAGES, "mask": MASKS[..., None]}  # the fields of the VOC pipeline's Batch
 
 

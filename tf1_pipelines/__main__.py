@@ -53,24 +53,25 @@ def main(argv: list[str] | None = None) -> int:
         from tf1_pipelines.cache import run_cache_command
         return run_cache_command(args.action)
     _quiet_tensorflow()
-    from tf1_pipelines.errors import ConfigError, DataError
-    try:
-        if args.command == "demo":
-            from tf1_pipelines.demo import run_demo
-            run_demo(args.out, args.data_dir)
-        elif args.command == "bench":
-            from tf1_pipelines.bench import run_bench
-            run_bench(args.pipelines, args.seconds, args.rounds, args.json, args.plot, args.scale)
-        elif args.command == "convert":
-            from tf1_pipelines.demo import build_records
-            count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size)
-            print(f"example number: {count}")
-        elif args.command == "inspect":
-            from tf1_pipelines.inspect_records import run_inspect
-            return run_inspect(args.paths)
-    except (DataError, ConfigError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    from tf1_pipelines.cli_errors import run_reporting_errors
+    return run_reporting_errors(lambda: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
+    """One command of the parser but ``cache``; returns its exit status."""
+    if args.command == "demo":
+        from tf1_pipelines.demo import run_demo
+        run_demo(args.out, args.data_dir)
+    elif args.command == "bench":
+        from tf1_pipelines.bench import run_bench
+        run_bench(args.pipelines, args.seconds, args.rounds, args.json, args.plot, args.scale)
+    elif args.command == "convert":
+        from tf1_pipelines.demo import build_records
+        count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size)
+        print(f"example number: {count}")
+    elif args.command == "inspect":
+        from tf1_pipelines.inspect_records import run_inspect
+        return run_inspect(args.paths)
     return 0
 
 

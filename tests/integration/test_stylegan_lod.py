@@ -48,7 +48,9 @@ def reference_export(tfrecord_dir: str, images_chw: list[np.ndarray], order: np.
             ex = tf.train.Example(features=tf.train.Features(feature={
                 "shape": tf.train.Feature(int64_list=tf.train.Int64List(value=list(quant.shape))),
                 "data": tf.train.Feature(bytes_list=tf.train.BytesList(value=[quant.tobytes()]))}))
-            writer.write(ex.SerializeToString())
+            # the original's bytes with the map entries in one fixed (sorted) order: its own
+            # SerializeToString() order changes from process to process (compat run sorts it)
+            writer.write(ex.SerializeToString(deterministic=True))
     for writer in writers:
         writer.close()
     if labels is not None:

@@ -17,11 +17,16 @@ from tf1_pipelines import sample_data
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.patches import grid_patches, list_images, luma_uint8, read_rgb
 from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.records.export import ExportScheme, FolderExport
 from tf1_pipelines.records.features import bytes_feature, example
+from tf1_pipelines.records.folder_lock import folder_lock
 from tf1_pipelines.records.reader import iterate_records
-from tf1_pipelines.records.writer import AtomicRecordWriters, save_count
+from tf1_pipelines.records.serialize import serialize
+from tf1_pipelines.records.writer import save_count
 
 SHARD_NAME = "data%d.tfrecords"
+#: The seed's names; its reader takes every ``*.tfrecords`` of the folder.
+SCHEME = ExportScheme(SHARD_NAME, r"data(0|[1-9][0-9]*)\.tfrecords", ("*.tfrecords",))
 
 
 def write_patch_records(png_paths: Sequence[str], save_dir: str, patch_size: int = 96,
@@ -31,24 +36,23 @@ def write_patch_records(png_paths: Sequence[str], save_dir: str, patch_size: int
     into ``save_dir/data{i}.tfrecords``; write ``sample_num.txt``. Returns the count.
 
     Files are published only when all are complete; stale ``data{i}.tfrecords``
-    with ``i >= tfrecord_num`` from an earlier export are removed then.
+    with ``i >= tfrecord_num`` from an earlier export are removed then. Any other
+    ``*.tfrecords`` in ``save_dir`` stops the export with a DataError naming it
+    (the reader would take it as data); it is never removed. On any failure no
+    ``.partial`` file stays and the earlier export is unchanged.
     """
     check_positive_int("tfrecord_num", tfrecord_num)
-    os.makedirs(save_dir, exist_ok=True)
-    paths = [os.path.join(save_dir, SHARD_NAME % i) for i in range(tfrecord_num)]
+    names = [SHARD_NAME % i for i in range(tfrecord_num)]
     sample_num = 0
-    with AtomicRecordWriters(paths) as writers:
+    with FolderExport(save_dir, SCHEME, names) as writers:
         for png_path in png_paths:
             y = luma_uint8(read_rgb(png_path, min_size=patch_size))
             for gt in grid_patches(y, patch_size):
-                record = example({"gt": bytes_feature(gt.tobytes())}).SerializeToString()
+                record = serialize(example({"gt": bytes_feature(gt.tobytes())}))
                 writers.write(sample_num % tfrecord_num, record)
                 sample_num += 1
             if on_image is not None:
                 on_image(png_path, sample_num)
-    for stale in glob.glob(os.path.join(save_dir, "data*.tfrecords")):
-        if stale not in paths:
-            os.remove(stale)
     save_count(os.path.join(save_dir, "sample_num.txt"), sample_num)
     return sample_num
 
@@ -85,9 +89,13 @@ def default_tfrecord_dir(data_dir: str, patch_size: int, tfrecord_num: int) -> s
 def cached_records(data_dir: str | None = None, patch_size: int = 96,
                    tfrecord_num: int = 10) -> str:
     """The folder of the seed's records for ``data_dir`` (default: the embedded
-    photographs) in the cache, written on first use by :func:`write_patch_records`."""
+    photographs) in the cache, written on first use by :func:`write_patch_records`.
+
+    Threads and processes asking for the same new cache at once build it once: the
+    first holds the folder's lock while it builds, the others wait, then reuse it."""
     data_dir = data_dir or sample_data.div2k_like_dir()
     tfrecord_dir = default_tfrecord_dir(data_dir, patch_size, tfrecord_num)
-    if not glob.glob(os.path.join(tfrecord_dir, "*.tfrecords")):
-        write_patch_records(list_images(data_dir), tfrecord_dir, patch_size, tfrecord_num)
+    with folder_lock(tfrecord_dir):  # files are renamed one by one: look only under the lock
+        if not glob.glob(os.path.join(tfrecord_dir, "*.tfrecords")):
+            write_patch_records(list_images(data_dir), tfrecord_dir, patch_size, tfrecord_num)
     return tfrecord_dir

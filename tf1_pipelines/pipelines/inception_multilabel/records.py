@@ -10,6 +10,7 @@ import glob
 import io
 import os
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from tf1_pipelines.errors import ConfigError, ConfigTypeError, DataError
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.options import check_positive_int, show
+from tf1_pipelines.records.export import ExportScheme, FolderExport
 from tf1_pipelines.records.features import (
     bytes_feature,
     example,
@@ -27,7 +29,7 @@ from tf1_pipelines.records.features import (
     int64_feature,
 )
 from tf1_pipelines.records.reader import iterate_records
-from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
+from tf1_pipelines.records.serialize import serialize
 
 LABEL_PREFIX = "image/label/"
 SUBSETS = ("train", "validation")
@@ -178,6 +180,13 @@ def shard_names(subset: str, num_shards: int) -> list[str]:
     return [f"{subset}-{shard:05d}-of-{num_shards:05d}" for shard in range(num_shards)]
 
 
+def shard_scheme(subset: str) -> ExportScheme:
+    """The names :func:`build_shards` writes for ``subset``; the reader takes every
+    ``<subset>-*`` file of the folder."""
+    return ExportScheme(f"{subset}-%05d-of-%05d", re.escape(subset) + r"-[0-9]{5}-of-[0-9]{5}",
+                        (glob.escape(subset) + "-*",))
+
+
 def build_shards(image_dir: str, output_dir: str,
                  semantic_level_settings: Sequence[tuple[str, int]], subset: str = "train",
                  num_shards: int = 4,
@@ -190,7 +199,9 @@ def build_shards(image_dir: str, output_dir: str,
     order is shuffled with ``random.seed(12345)`` and cut into contiguous runs,
     one per shard, as Inception's converter did. All shards appear together
     when complete; shards of this subset from an earlier export with another
-    shard count are removed then. Returns the shard paths.
+    shard count are removed then. Any other ``<subset>-*`` file in the folder
+    (the reader takes them all) stops the export with a DataError naming it; it
+    is never removed. Returns the shard paths.
     """
     semantic_level_settings = check_semantic_level_settings(semantic_level_settings)
     num_shards = check_positive_int("num_shards", num_shards)
@@ -215,9 +226,8 @@ def build_shards(image_dir: str, output_dir: str,
     filenames = [filenames[i] for i in order]
     spacing = np.linspace(0, len(filenames), num_shards + 1).astype(int)
 
-    os.makedirs(output_dir, exist_ok=True)
-    paths = [os.path.join(output_dir, name) for name in shard_names(subset, num_shards)]
-    with AtomicRecordWriters(paths) as writers:
+    with FolderExport(output_dir, shard_scheme(subset), shard_names(subset, num_shards)) \
+            as writers:
         for shard in range(num_shards):
             for name in filenames[spacing[shard]:spacing[shard + 1]]:
                 path = os.path.join(image_dir, name)
@@ -225,11 +235,8 @@ def build_shards(image_dir: str, output_dir: str,
                 one_hots = [(level, one_hot(labels[name][level], num))
                             for level, num in semantic_level_settings]
                 record = _convert_to_example(path, image_buffer, one_hots, height, width)
-                writers.write(shard, record.SerializeToString())
-    for stale in glob.glob(os.path.join(output_dir, f"{subset}-*")):
-        if stale not in paths and not stale.endswith(PARTIAL_SUFFIX):
-            os.remove(stale)
-    return paths
+                writers.write(shard, serialize(record))
+    return list(writers.paths)
 
 
 # ----------------------------------------------------------------------- numpy checks

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -18,8 +19,15 @@ from google.protobuf.message import DecodeError
 
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.options import check_non_negative_int, check_positive_int, show
+from tf1_pipelines.records.export import (
+    ExportScheme,
+    check_no_foreign_data,
+    prepare_folder,
+    remove_stale,
+)
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.serialize import serialize
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
 
 
@@ -115,8 +123,16 @@ def lod_images(img: np.ndarray, num_lods: int) -> Iterator[np.ndarray]:
 
 def serialize_image(quant: np.ndarray) -> bytes:
     """One record: an Example with ``shape`` (int64 [3]) and ``data`` (raw uint8 bytes)."""
-    return example({"shape": int64_feature([int(n) for n in quant.shape]),
-                    "data": bytes_feature(quant.tobytes())}).SerializeToString()
+    return serialize(example({"shape": int64_feature([int(n) for n in quant.shape]),
+                              "data": bytes_feature(quant.tobytes())}))
+
+
+def export_scheme(name: str) -> ExportScheme:
+    """The files an export with prefix ``name`` writes (``<name>-rNN.tfrecords`` and
+    ``<name>-rxx.labels``); the reader takes every ``*.tfrecords`` and the first
+    ``*.labels`` of the folder."""
+    own = f"(?:{re.escape(name)}-r[0-9]{{2}}\\.tfrecords|{re.escape(name + LABELS_SUFFIX)})"
+    return ExportScheme(f"{name}-rNN.tfrecords", own, ("*.tfrecords", "*.labels"))
 
 
 def check_first_image_shape(shape: tuple[int, ...], path: str | None = None) -> int:
@@ -144,7 +160,10 @@ class TFRecordExporter:
     into place by :meth:`close` (or on leaving the ``with`` block normally); an
     exception in the ``with`` block, or :meth:`abort`, deletes them, so an
     interrupted export leaves no ``*.tfrecords``. Labels given to
-    :meth:`add_labels` before closing are published with the images.
+    :meth:`add_labels` before closing are published with the images. A
+    ``*.tfrecords`` or ``*.labels`` file in the folder that this export's names do
+    not cover stops it at once with a DataError naming the file (the reader would
+    mix it in); such a file is never removed.
     """
 
     def __init__(self, tfrecord_dir: str, expected_images: int, print_progress: bool = True,
@@ -160,10 +179,13 @@ class TFRecordExporter:
         self.progress_interval = check_positive_int("progress_interval", progress_interval)
         self._writers: AtomicRecordWriters | None = None
         self._staged_labels: str | None = None
+        self._labels_published = False
         self._closed = False
+        self.scheme = export_scheme(name)
         if self.print_progress:
             print('Creating dataset "%s"' % tfrecord_dir)
-        os.makedirs(self.tfrecord_dir, exist_ok=True)
+        prepare_folder(self.tfrecord_dir)
+        check_no_foreign_data(self.tfrecord_dir, self.scheme)
 
     @property
     def labels_path(self) -> str:
@@ -177,10 +199,15 @@ class TFRecordExporter:
             return
         if self.print_progress:
             print("%-40s\r" % "Flushing data...", end="", flush=True)
-        published = self._writers.commit() if self._writers is not None else []
-        if self._staged_labels is not None:
-            os.replace(self._staged_labels, self.labels_path)
-            self._staged_labels = None
+        try:
+            published = self._writers.commit() if self._writers is not None else []
+            if self._staged_labels is not None:
+                os.replace(self._staged_labels, self.labels_path)
+                self._staged_labels = None
+                self._labels_published = True
+        except BaseException:  # a full disk at the last flush: remove every temporary file
+            self.abort()
+            raise
         if published:
             self._remove_stale(published)
         self._closed = True
@@ -200,10 +227,12 @@ class TFRecordExporter:
         self._closed = True
 
     def _remove_stale(self, published: list[str]) -> None:
-        keep = set(published)
-        for path in glob.glob(glob.escape(self.tfr_prefix) + "-r[0-9][0-9].tfrecords"):
-            if path not in keep:
-                os.remove(path)
+        """Remove this prefix's LOD files (and labels, unless just published) that an
+        earlier export left; nothing else."""
+        keep = list(published)
+        if self._labels_published:
+            keep.append(self.labels_path)
+        remove_stale(self.tfrecord_dir, self.scheme, keep)
 
     def choose_shuffled_order(self) -> np.ndarray:
         """``np.arange(expected_images)`` shuffled by ``np.random.RandomState(123)``.

@@ -2,7 +2,6 @@
 :class:`Batch`."""
 from __future__ import annotations
 
-import glob
 import os
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
@@ -34,10 +33,9 @@ from .graph import (
     read_and_decode,
 )
 from .records import (
-    default_record_dir,
+    cached_shards,
     find_pairs,
     verify_records,
-    write_sharded_records,
 )
 from .sample import default_pairs_dir
 
@@ -138,10 +136,7 @@ class VocSegmentationPipeline(Pipeline):
             image_dir = os.path.join(root, "JPEGImages")
             mask_dir = os.path.join(root, "SegmentationClass")
         pairs = find_pairs(image_dir, mask_dir)
-        record_dir = default_record_dir(pairs, num_shards)
-        if not glob.glob(os.path.join(record_dir, "*.tfrecords")):
-            write_sharded_records(pairs, record_dir, num_shards)
-        return queue_inputs.record_files(record_dir)
+        return queue_inputs.record_files(cached_shards(pairs, num_shards))
 
     def _build(self) -> Batch:
         if self.backend == "queue":

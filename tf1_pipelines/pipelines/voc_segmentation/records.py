@@ -5,8 +5,10 @@ and ``mask_raw``), the seed's verification in numpy (records decoded back into
 and the cache folder of the records of a pair of folders."""
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -17,8 +19,11 @@ from PIL import Image, UnidentifiedImageError
 from tf1_pipelines import sample_data
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.records.export import ExportScheme, FolderExport
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
+from tf1_pipelines.records.folder_lock import folder_lock
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.serialize import serialize
 from tf1_pipelines.records.writer import AtomicRecordWriters
 
 TFRECORDS_FILENAME = "pascal_voc_segmentation.tfrecords"
@@ -94,8 +99,16 @@ def write_records(filename_pairs: Sequence[tuple[str, str]],
         for img_path, annotation_path in filename_pairs:
             img, annotation = read_pair(img_path, annotation_path)
             original_images.append((img, annotation))
-            writers.write(0, pair_to_example(img, annotation).SerializeToString())
+            writers.write(0, serialize(pair_to_example(img, annotation)))
     return original_images
+
+
+def shard_scheme(basename: str = "pascal_voc_segmentation") -> ExportScheme:
+    """The names :func:`write_sharded_records` writes (``<basename>.tfrecords`` and
+    ``<basename>-%05d-of-%05d.tfrecords``); the reader takes every ``*.tfrecords``."""
+    return ExportScheme(f"{basename}[-%05d-of-%05d].tfrecords",
+                        re.escape(basename) + r"(-[0-9]{5}-of-[0-9]{5})?\.tfrecords",
+                        ("*.tfrecords",))
 
 
 def write_sharded_records(filename_pairs: Sequence[tuple[str, str]], output_dir: str,
@@ -103,19 +116,23 @@ def write_sharded_records(filename_pairs: Sequence[tuple[str, str]], output_dir:
                           basename: str = "pascal_voc_segmentation") -> list[str]:
     """The seed's records spread round-robin over ``num_shards`` files
     ``<basename>-00000-of-0000N.tfrecords`` (one file ``<basename>.tfrecords``
-    when ``num_shards`` is 1). Returns the paths; all appear together when complete."""
+    when ``num_shards`` is 1). Returns the paths; all appear together when complete.
+
+    Shards of an earlier export of ``basename`` with another shard count are removed
+    once the new ones are published, so a reader of the folder counts nothing
+    twice; any other ``*.tfrecords`` in the folder stops the export with a
+    DataError naming it (it is never removed).
+    """
     num_shards = check_positive_int("num_shards", num_shards)
-    os.makedirs(output_dir, exist_ok=True)
     if num_shards == 1:
-        paths = [os.path.join(output_dir, f"{basename}.tfrecords")]
+        names = [f"{basename}.tfrecords"]
     else:
-        paths = [os.path.join(output_dir, f"{basename}-{i:05d}-of-{num_shards:05d}.tfrecords")
-                 for i in range(num_shards)]
-    with AtomicRecordWriters(paths) as writers:
+        names = [f"{basename}-{i:05d}-of-{num_shards:05d}.tfrecords" for i in range(num_shards)]
+    with FolderExport(output_dir, shard_scheme(basename), names) as writers:
         for index, (img_path, annotation_path) in enumerate(filename_pairs):
             img, annotation = read_pair(img_path, annotation_path)
-            writers.write(index % num_shards, pair_to_example(img, annotation).SerializeToString())
-    return paths
+            writers.write(index % num_shards, serialize(pair_to_example(img, annotation)))
+    return list(writers.paths)
 
 
 def find_pairs(image_dir: str, mask_dir: str) -> list[tuple[str, str]]:
@@ -246,3 +263,15 @@ def default_record_dir(pairs: Sequence[tuple[str, str]], num_shards: int) -> str
             key.update(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
     key.update(f"n{num_shards}".encode())
     return os.path.join(sample_data.data_home(), "voc_records", key.hexdigest()[:16])
+
+
+def cached_shards(pairs: Sequence[tuple[str, str]], num_shards: int) -> str:
+    """The cache folder of the records of ``pairs`` (:func:`default_record_dir`),
+    written by :func:`write_sharded_records` on first use. Threads and processes
+    asking for the same new folder at once build it once: the first holds the
+    folder's lock while it writes, the others wait, then reuse it."""
+    record_dir = default_record_dir(pairs, num_shards)
+    with folder_lock(record_dir):  # files are renamed one by one: look only under the lock
+        if not glob.glob(os.path.join(record_dir, "*.tfrecords")):
+            write_sharded_records(pairs, record_dir, num_shards)
+    return record_dir
