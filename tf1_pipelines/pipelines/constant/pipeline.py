@@ -41,6 +41,7 @@ class ConstantPipeline(Pipeline):
         if num_epochs is not None:
             check_positive_int("num_epochs", num_epochs)
         self.arrays = named_arrays(sample_arrays() if arrays is None else arrays)
+        self.arrays = self._distribution.shard_rows(self.arrays)  # record-level
         self.Batch = batch_class_for(None if arrays is None else self.arrays)
         self.FIELDS = fields_for_arrays(self.arrays)
         self.train, self.num_epochs, self.seed = bool(train), num_epochs, seed
@@ -63,6 +64,7 @@ class ConstantPipeline(Pipeline):
         batch_size = self._setting_placeholder("batch_size")
         data = constant_input(self.arrays, shuffle=self.train, num_epochs=self.num_epochs,
                               seed=self.seed, drop_remainder=self.drop_remainder,
-                              batch_size=batch_size, name="data")
+                              batch_size=batch_size, name="data",
+                              serve=lambda d: self._distribute(d, self.drop_remainder))
         self._add_iterator_initializer(data.initializer)
         return self.Batch(*data.next_element)

@@ -9,7 +9,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.fields import fields_for_arrays
-from tf1_pipelines.inputs.feed import batch_type
+from tf1_pipelines.inputs.feed import batch_type, named_arrays
 from tf1_pipelines.pipeline import Pipeline
 
 from .graph import FeedPlaceholders, make_placeholders
@@ -53,7 +53,11 @@ class FeedingPipeline(Pipeline):
                  seed: int | None = None, drop_remainder: bool = False,
                  **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
-        self.provider = DataProvider(sample_arrays() if arrays is None else arrays, batch_size,
+        self._distribution.refuse_service("the batches are fed from this process's arrays; "
+                                          "pipeline 'constant' serves arrays")
+        rows = self._distribution.shard_rows(named_arrays(sample_arrays() if arrays is None
+                                                          else arrays))  # record-level
+        self.provider = DataProvider(rows, batch_size,
                                      shuffle=train, num_epochs=num_epochs, seed=seed,
                                      drop_remainder=drop_remainder)
         self.Batch = batch_class_for(None if arrays is None else self.provider.arrays)

@@ -94,9 +94,12 @@ class RandomPatchesPipeline(Pipeline):
             batch_size: Any = self._setting_placeholder("batch_size", tf.int64)
         else:
             batch_size = tf.constant(self.batch_size, tf.int64)
-        dataset = patches_dataset(self.filenames, self.num_patches, self.patch_size, batch_size,
-                                  self.buffer_size, self.num_parallel_calls, self.prefetch,
-                                  self.num_epochs, self.seed)
+        shards = self._distribution  # file-level, else each image's patches k::n
+        dataset = patches_dataset(shards.shard_files(self.filenames), self.num_patches,
+                                  self.patch_size, batch_size, self.buffer_size,
+                                  self.num_parallel_calls, self.prefetch, self.num_epochs,
+                                  self.seed, patch_shard=shards.record_shard(len(self.filenames)))
+        dataset = self._distribute(dataset)
         if self.iterator == "initializable":
             patches, initializer = initializable(dataset)
             self._add_iterator_initializer(initializer)

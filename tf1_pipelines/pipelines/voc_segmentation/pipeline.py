@@ -54,7 +54,7 @@ class VocSegmentationPipeline(Pipeline):
 
     Data (first that is given): ``tfrecords`` (a ``*.tfrecords`` file, a list of
     files, or a folder of them), ``image_dir`` + ``mask_dir`` (pairs matched by
-    stem; records are built into a cache folder on first use, ``num_shards``
+    stem; records are built into a cache folder on first use, ``record_shards``
     files), else the embedded VOC-like photographs (module docstring).
 
     ``backend="queue"`` is the seed's graph: ``string_input_producer(files,
@@ -86,7 +86,7 @@ class VocSegmentationPipeline(Pipeline):
                  num_epochs: int | None = None, allow_smaller_final_batch: bool = False,
                  image_height: int = IMAGE_HEIGHT, image_width: int = IMAGE_WIDTH,
                  capacity: int = 30, min_after_dequeue: int = 10, num_threads: int = 2,
-                 num_shards: int = 1, seed: int | None = None,
+                 record_shards: int = 1, seed: int | None = None,
                  **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
         self.backend = queue_inputs.check_choice("backend", backend, BACKENDS)
@@ -102,7 +102,11 @@ class VocSegmentationPipeline(Pipeline):
                        "mask": FieldSpec("uint8", size + (1,), "NHWC", (0, 255))}
         check_batch_fits(self.batch_size, self.capacity, self.min_after_dequeue)
         self.seed = seed
-        self.files = self._record_files(tfrecords, image_dir, mask_dir, num_shards)
+        self.files = self._record_files(tfrecords, image_dir, mask_dir, record_shards)
+        if self.backend == "queue":  # shards by file; no service (see inputs.distribute)
+            self._distribution.require_file_level(len(self.files), "the queue backend")
+            self._distribution.refuse_service("backend='queue' runs queue runners in this "
+                                              "process; use backend='dataset'")
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)
@@ -111,7 +115,7 @@ class VocSegmentationPipeline(Pipeline):
         return settings
 
     def _record_files(self, tfrecords: str | Sequence[str] | None, image_dir: str | None,
-                      mask_dir: str | None, num_shards: int) -> list[str]:
+                      mask_dir: str | None, record_shards: int) -> list[str]:
         if tfrecords is not None:
             return queue_inputs.record_files(tfrecords)
         if (image_dir is None) != (mask_dir is None):
@@ -122,15 +126,16 @@ class VocSegmentationPipeline(Pipeline):
             image_dir = os.path.join(root, "JPEGImages")
             mask_dir = os.path.join(root, "SegmentationClass")
         pairs = find_pairs(image_dir, mask_dir)
-        record_dir = default_record_dir(pairs, num_shards)
+        record_dir = default_record_dir(pairs, record_shards)
         if not glob.glob(os.path.join(record_dir, "*.tfrecords")):
-            write_sharded_records(pairs, record_dir, num_shards)
+            write_sharded_records(pairs, record_dir, record_shards)
         return queue_inputs.record_files(record_dir)
 
     def _build(self) -> Batch:
         if self.backend == "queue":
             batch_size = self._setting_placeholder("batch_size", tf.int32)
-            queue = queue_inputs.filename_queue(self.files, num_epochs=self.num_epochs,
+            queue = queue_inputs.filename_queue(self._distribution.shard_files(self.files),
+                                                num_epochs=self.num_epochs,
                                                 shuffle=True, seed=self.seed)
             images, masks = read_and_decode(
                 queue, batch_size=batch_size, capacity=self.capacity,
@@ -145,14 +150,17 @@ class VocSegmentationPipeline(Pipeline):
                      mask=tf.reshape(masks, [-1, self.image_height, self.image_width, 1]))
 
     def _dataset(self, batch_size: tf.Tensor) -> tf.data.Dataset:
-        files = tf1.data.Dataset.from_tensor_slices(self.files)
-        files = files.shuffle(len(self.files), seed=self.seed, reshuffle_each_iteration=True)
-        dataset = files.repeat(self.num_epochs).flat_map(tf1.data.TFRecordDataset)
+        shard = self._distribution.shard_files(self.files)
+        files = tf1.data.Dataset.from_tensor_slices(shard)
+        files = files.shuffle(len(shard), seed=self.seed, reshuffle_each_iteration=True)
+        dataset = files.repeat(self.num_epochs).flat_map(
+            self._distribution.record_reader(len(self.files), tf1.data.TFRecordDataset))
         dataset = dataset.map(lambda s: decode_example(s, self.image_height, self.image_width),
                               num_parallel_calls=self.num_threads)
         dataset = dataset.shuffle(self.capacity, seed=self.seed)
-        return dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch) \
-            .prefetch(1)
+        drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
+        batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
+        return self._distribute(batches.prefetch(1), drop)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name
