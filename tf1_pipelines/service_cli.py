@@ -36,16 +36,33 @@ def add_serve_parser(sub: Any) -> None:
     dispatcher.add_argument("--port", type=int, required=True, help="port to listen on")
     dispatcher.add_argument("--work-dir", default=None,
                             help="journal folder: fault-tolerant mode (default: none)")
+    _add_timing(dispatcher, worker=False)
     worker = kinds.add_parser("worker", help="a worker that runs the pipelines' datasets")
     worker.add_argument("--dispatcher", required=True, help="HOST:PORT of the dispatcher")
     worker.add_argument("--port", type=int, default=0, help="port (default: any free one)")
     worker.add_argument("--worker-address", default=None,
                         help="host name consumers reach this worker by (default: this "
                              "host's name)")
+    _add_timing(worker, dispatcher=False)
     local = kinds.add_parser("local", help="a dispatcher and N workers on loopback")
     local.add_argument("--workers", type=int, default=2, help="how many (default: 2)")
     local.add_argument("--port", type=int, default=0,
                        help="dispatcher port (default: any free one)")
+    local.add_argument("--work-dir", default=None,
+                       help="dispatcher journal folder: fault-tolerant mode (default: none)")
+    _add_timing(local)
+
+
+def _add_timing(parser: argparse.ArgumentParser, dispatcher: bool = True,
+                worker: bool = True) -> None:
+    if dispatcher:
+        parser.add_argument("--worker-timeout", type=float, default=None,
+                            help="seconds without a heartbeat before the dispatcher drops "
+                                 "a worker (default: TensorFlow's)")
+    if worker:
+        parser.add_argument("--heartbeat", type=float, default=None,
+                            help="seconds between a worker's heartbeats (default: "
+                                 "TensorFlow's)")
 
 
 def free_port() -> int:
@@ -55,25 +72,34 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_dispatcher(port: int, work_dir: str | None = None) -> Any:
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else max(1, int(seconds * 1000))
+
+
+def start_dispatcher(port: int, work_dir: str | None = None,
+                     worker_timeout: float | None = None) -> Any:
     """A started ``DispatchServer`` on ``port`` (0: a free one); fault-tolerant
-    with a ``work_dir``."""
+    with a ``work_dir``; ``worker_timeout`` seconds without a heartbeat drop a worker."""
     import tensorflow as tf
     service = tf.data.experimental.service
     port = port or free_port()
     config = service.DispatcherConfig(port=port, protocol=PROTOCOL, work_dir=work_dir,
-                                      fault_tolerant_mode=work_dir is not None)
+                                      fault_tolerant_mode=work_dir is not None,
+                                      worker_timeout_ms=_ms(worker_timeout))
     return service.DispatchServer(config, start=True)
 
 
-def start_worker(dispatcher: str, port: int = 0, worker_address: str | None = None) -> Any:
-    """A started ``WorkerServer`` registered with ``dispatcher`` (``host:port``)."""
+def start_worker(dispatcher: str, port: int = 0, worker_address: str | None = None,
+                 heartbeat: float | None = None) -> Any:
+    """A started ``WorkerServer`` registered with ``dispatcher`` (``host:port``),
+    sending a heartbeat every ``heartbeat`` seconds."""
     import tensorflow as tf
     service = tf.data.experimental.service
     port = port or free_port()
     host = worker_address or socket.gethostname()
     config = service.WorkerConfig(dispatcher_address=_strip_protocol(dispatcher), port=port,
-                                  worker_address=f"{host}:%port%", protocol=PROTOCOL)
+                                  worker_address=f"{host}:%port%", protocol=PROTOCOL,
+                                  heartbeat_interval_ms=_ms(heartbeat))
     return service.WorkerServer(config, start=True)
 
 
@@ -106,17 +132,18 @@ def run_serve(args: argparse.Namespace) -> int:
     servers: list[Any] = []
     try:
         if args.serve_kind in ("dispatcher", "local"):
-            work_dir = getattr(args, "work_dir", None)
-            dispatcher = start_dispatcher(args.port, work_dir)
+            work_dir = args.work_dir
+            dispatcher = start_dispatcher(args.port, work_dir, args.worker_timeout)
             servers.append(dispatcher)
             _say(f"dispatcher {dispatcher.target}"
                  + (f" (fault-tolerant, journal in {work_dir})" if work_dir else ""))
         if args.serve_kind == "worker":
-            servers.append(start_worker(args.dispatcher, args.port, args.worker_address))
+            servers.append(start_worker(args.dispatcher, args.port, args.worker_address,
+                                        args.heartbeat))
             _say(f"worker {servers[-1]._address} -> dispatcher {args.dispatcher}")
         if args.serve_kind == "local":
             for _ in range(args.workers):
-                worker = start_worker(servers[0].target, 0, "localhost")
+                worker = start_worker(servers[0].target, 0, "localhost", args.heartbeat)
                 servers.append(worker)
                 _say(f"worker {worker._address} -> dispatcher {servers[0].target}")
         _say("ready; stop with Ctrl-C (SIGINT) or SIGTERM")
