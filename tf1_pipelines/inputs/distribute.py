@@ -25,6 +25,7 @@ are, and a ``configure(batch_size=...)`` applies as it does locally.
 from __future__ import annotations
 
 import socket
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -182,8 +183,13 @@ class Distribution:
         if self.service is None:
             return dataset
         check_reachable(self.service, timeout)
-        served = dataset.apply(tf.data.experimental.service.distribute(
-            processing_mode=self.processing_mode, service=self.service, job_name=self.job_name))
+        with warnings.catch_warnings():
+            # distribute() reads dataset.options() in graph mode, which warns that the
+            # value may be stale; the options travel inside the graph regardless.
+            warnings.filterwarnings("ignore", "To make it possible to preserve tf.data options")
+            served = dataset.apply(tf.data.experimental.service.distribute(
+                processing_mode=self.processing_mode, service=self.service,
+                job_name=self.job_name))
         return served.unbatch().batch(batch_size, drop_remainder=drop_remainder)
 
 
