@@ -27,6 +27,8 @@ class ConstantPipeline(Pipeline):
     (default 1; None: forever), ``seed``, ``drop_remainder``. The data must stay
     under 1 GB (a GraphDef holds at most 2 GB). ``configure(batch_size=...)``
     restarts the data from the first epoch (an initializable iterator).
+    ``num_shards``/``shard_index`` split the rows (record-level); ``service=``
+    serves the batches (:mod:`tf1_pipelines.inputs.distribute`).
     """
 
     name = "constant"

@@ -59,6 +59,9 @@ class Div2kPipeline(Pipeline):
     (None: repeat forever, as the seed; N: EndOfData after N epochs), ``seed``.
     As in the seed, batching comes before repeat, so the last batch of each epoch
     holds the remainder. ``configure(batch_size=...)`` restarts the epoch.
+    ``num_shards``/``shard_index``: by record file, by record when the files are
+    fewer than the shards (the generator backend: by patch of its stream);
+    ``service=`` serves ``backend='tfrecords'`` with ``lr_method='native'`` only.
     """
 
     name = "div2k_sr"

@@ -42,6 +42,8 @@ class FeedingPipeline(Pipeline):
     ``drop_remainder`` (False: the last batch of an epoch holds the remainder).
     ``configure(batch_size=...)`` applies from the next batch on; the epoch
     continues (there is no iterator to restart).
+    ``num_shards``/``shard_index`` split the rows (record-level); ``service=`` is
+    refused (the batch is fed from this process).
     """
 
     name = "feeding"

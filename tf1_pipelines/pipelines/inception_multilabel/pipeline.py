@@ -91,6 +91,10 @@ class InceptionMultilabelPipeline(Pipeline):
     Records must hold every key (a missing one raises DataError naming file,
     record and key; the legacy :func:`parse_example_proto` instead defaults
     it, as the seed).
+
+    ``num_shards``/``shard_index``: by shard file, or (dataset backend) by record
+    within each file when the files are fewer than the shards; ``service=`` serves
+    the dataset backend (:mod:`tf1_pipelines.inputs.distribute`).
     """
 
     name = "inception_multilabel"

@@ -49,6 +49,8 @@ class RandomPatchesPipeline(Pipeline):
     forever), ``seed`` (None: fresh randomness; int: deterministic), ``iterator``:
     'one_shot' (the answer's; the batch size is then fixed) or 'initializable'
     (``configure(batch_size=...)`` restarts the data).
+    ``num_shards``/``shard_index``: by image file, by patch (``k, k + n, ...`` of
+    each image's) when the images are fewer than the shards; ``service=`` serves it.
     """
 
     name = "random_patches"

@@ -37,6 +37,8 @@ class StyleganLodPipeline(Pipeline):
     means no labels: ``labels`` is [B, 0]). ``configure(batch_size=, lod=)`` runs
     the chosen LOD's initializer only when something changed; that restarts the
     LOD's data (a reinitializable iterator).
+    ``num_shards``/``shard_index`` split each LOD's images (record-level: one file
+    per LOD); ``service=`` is refused (the labels are a session variable).
     """
 
     name = "stylegan_lod"

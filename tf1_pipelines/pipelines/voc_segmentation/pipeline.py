@@ -73,6 +73,10 @@ class VocSegmentationPipeline(Pipeline):
     ``get_batch`` on the queue backend (a plain ``sess.run`` of
     :attr:`tensors` keeps the batch size the graph was built with) and restarts
     the epoch on the dataset backend.
+
+    ``num_shards``/``shard_index``: by record file, or (dataset backend) by record
+    within each file when the files are fewer than the shards; ``service=`` serves
+    the dataset backend (:mod:`tf1_pipelines.inputs.distribute`).
     """
 
     name = "voc_segmentation"
