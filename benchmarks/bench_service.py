@@ -86,7 +86,7 @@ def main() -> None:
         finally:
             if process is not None:
                 process.send_signal(signal.SIGTERM)
-                process.wait(30)
+                process.wait(60)
     for label, (name, options) in LOCAL_ONLY.items():
         print(f"{label:22s} local only: {rate(name, options, args.seconds, args.warmup):8.1f} "
               "ex/s (cannot be served)", flush=True)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 PROTOCOL = "grpc"
+STOP_TIMEOUT = 10.0  # seconds the servers get to stop after SIGINT/SIGTERM
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -150,9 +151,27 @@ def run_serve(args: argparse.Namespace) -> int:
         why = wait_for_signal()
         _say(f"{why}: stopping")
     finally:
-        for server in reversed(servers):  # workers first, then the dispatcher
-            server.stop()
+        stop_servers(servers)
     return 0
+
+
+def stop_servers(servers: list[Any], timeout: float = STOP_TIMEOUT) -> bool:
+    """Stop ``servers`` (workers first, then the dispatcher) within ``timeout`` seconds.
+
+    A worker still producing for a job that repeats forever can take minutes to stop
+    (it finishes the job's tasks first); the stop then goes on in a daemon thread and
+    this returns False, so the process exits anyway. True when all stopped in time."""
+    def stop_all() -> None:
+        for server in reversed(servers):
+            server.stop()
+
+    stopper = threading.Thread(target=stop_all, name="stop-servers", daemon=True)
+    stopper.start()
+    stopper.join(timeout)
+    if stopper.is_alive():
+        _say(f"servers still stopping after {timeout:g} s; exiting")
+        return False
+    return True
 
 
 def _say(line: str) -> None:
