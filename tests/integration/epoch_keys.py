@@ -4,6 +4,7 @@ records it held."""
 from __future__ import annotations
 
 import collections
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -48,7 +49,19 @@ EPOCHS: dict[str, tuple[dict[str, Any], Callable[[Any], list[str]]]] = {
 
 
 def epoch_keys(name: str, **options: Any) -> collections.Counter[str]:
-    """The multiset of record keys of one epoch of ``name`` with ``options`` added."""
+    """The multiset of record keys of one epoch of ``name`` with ``options`` added
+    (the local epoch without options is read once per test process)."""
+    if not options:
+        return collections.Counter(_local_epoch(name))
+    return _read_epoch(name, **options)
+
+
+@functools.cache
+def _local_epoch(name: str) -> collections.Counter[str]:
+    return _read_epoch(name)
+
+
+def _read_epoch(name: str, **options: Any) -> collections.Counter[str]:
     base, key = EPOCHS[name]
     keys: collections.Counter[str] = collections.Counter()
     with tp.load_pipeline(name, **dict(base, **options)) as pipeline:

@@ -11,6 +11,7 @@ from epoch_keys import ARRAYS, EPOCHS, epoch_keys
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.inputs.distribute import Distribution
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -38,13 +39,13 @@ def test_record_level_when_files_are_fewer_than_shards() -> None:
     assert all(parts), "every record-level shard holds records"
 
 
-def test_file_level_shards_read_disjoint_files() -> None:
-    with tp.load_pipeline("inception_multilabel", **EPOCHS["inception_multilabel"][0],
-                          num_shards=2, shard_index=1) as pipe:
-        all_files = list(pipe.files)
-        names = {n.decode() for batch in pipe for n in batch.filenames}
-    first = epoch_keys("inception_multilabel", num_shards=2, shard_index=0)
-    assert len(all_files) == 4 and names and not names & set(first)
+def test_file_level_or_record_level() -> None:
+    files = [f"f{i}" for i in range(4)]
+    by_file = Distribution.checked(num_shards=3, shard_index=1)
+    assert by_file.shard_files(files) == ["f1"] and by_file.record_shard(4) == (1, 0)
+    by_record = Distribution.checked(num_shards=5, shard_index=2)
+    assert by_record.shard_files(files) == files and by_record.record_shard(4) == (5, 2)
+    assert Distribution.checked().shard_files(files) == files
 
 
 def test_random_patches_shards_split_images_and_patches() -> None:
