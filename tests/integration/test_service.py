@@ -102,3 +102,13 @@ def test_unservable_pipelines_are_refused(name: str, options: dict[str, object],
     with pytest.raises(ConfigError, match=f"service='grpc://localhost:1' is not available "
                                           f"here: .*{why}"):
         tp.load_pipeline(name, service="grpc://localhost:1", **options)
+
+
+def test_serve_commands_parse() -> None:
+    from tf1_pipelines.__main__ import _parser
+    args = _parser().parse_args(["serve", "dispatcher", "--port", "5050", "--work-dir", "j"])
+    assert (args.serve_kind, args.port, args.work_dir) == ("dispatcher", 5050, "j")
+    args = _parser().parse_args(["serve", "worker", "--dispatcher", "cpu:5050"])
+    assert (args.serve_kind, args.dispatcher, args.port) == ("worker", "cpu:5050", 0)
+    args = _parser().parse_args(["serve", "local", "--workers", "3"])
+    assert (args.serve_kind, args.workers, args.work_dir) == ("local", 3, None)

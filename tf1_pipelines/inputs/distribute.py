@@ -125,17 +125,14 @@ class Distribution:
                       ) -> Callable[[Any], tf.data.Dataset]:
         """``reader`` (file name -> dataset of records) keeping only this shard's
         records of each file when ``num_files`` files are too few to shard by file."""
-        if not self.sharded or self.file_level(num_files):
-            return reader
-        n, i = self.num_shards, self.shard_index
-        return lambda filename: reader(filename).shard(n, i)
+        n, i = self.record_shard(num_files)
+        return reader if n == 1 else (lambda filename: reader(filename).shard(n, i))
 
     def shard_records(self, num_files: int, dataset: tf.data.Dataset) -> tf.data.Dataset:
         """``dataset`` (records in file order, before any shuffle) cut to this shard's
         records when ``num_files`` files are too few to shard by file."""
-        if not self.sharded or self.file_level(num_files):
-            return dataset
-        return dataset.shard(self.num_shards, self.shard_index)
+        n, i = self.record_shard(num_files)
+        return dataset if n == 1 else dataset.shard(n, i)
 
     def record_shard(self, num_files: int) -> tuple[int, int]:
         """``(num_shards, shard_index)`` when ``num_files`` files are too few to
