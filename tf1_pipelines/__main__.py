@@ -1,4 +1,4 @@
-"""Command line: ``python -m tf1_pipelines {demo,bench,convert,inspect,cache}``.
+"""Command line: ``python -m tf1_pipelines {demo,bench,convert,inspect,cache,serve}``.
 
 This is a program entry point, so unlike the library it may quiet TensorFlow's
 start-up noise: the environment variable must be set before TensorFlow loads.
@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from tf1_pipelines.quiet_cli import quiet_tensorflow as _quiet_tensorflow
+from tf1_pipelines.service_cli import add_serve_parser, run_serve
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
                               "<subset>-NNNNN-of-NNNNN) files are all checked (required)")
     cache = sub.add_parser("cache", help="list or clear the data and records built on first use")
     cache.add_argument("action", choices=["list", "clear"], help="list or clear (required)")
+    add_serve_parser(sub)
     return parser
 
 
@@ -69,6 +71,8 @@ def _run(args: argparse.Namespace) -> int:
         from tf1_pipelines.demo import build_records
         count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size)
         print(f"example number: {count}")
+    elif args.command == "serve":
+        return run_serve(args)
     elif args.command == "inspect":
         from tf1_pipelines.inspect_records import run_inspect
         return run_inspect(args.paths)

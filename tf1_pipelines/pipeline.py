@@ -37,6 +37,8 @@ import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
+from tf1_pipelines.inputs.distribute import OPTIONS as DISTRIBUTION_OPTIONS
+from tf1_pipelines.inputs.distribute import Distribution
 from tf1_pipelines.options import (
     check_instance,
     check_positive_int,
@@ -179,7 +181,8 @@ class Pipeline:
     ``__init__``
         Takes the pipeline's options with the seed's defaults, passes
         ``batch_size`` and ``**pipeline_options`` (``graph``, ``stall_timeout``,
-        ``join_timeout``, ``session_config``) to ``super().__init__``, checks every
+        ``join_timeout``, ``session_config``, and the shard and service options of
+        :mod:`tf1_pipelines.inputs.distribute`) to ``super().__init__``, checks every
         option at once (ConfigError; ``@checked_options`` of :mod:`tf1_pipelines.options`)
         and builds nothing. The base refuses option names no ``__init__`` takes. Settings other than
         ``batch_size`` that :meth:`configure` may change are declared with
@@ -219,13 +222,17 @@ class Pipeline:
     def __init__(self, *, batch_size: int, graph: tf.Graph | None = None,
                  stall_timeout: float = 60.0, join_timeout: float = 10.0,
                  session_config: Any = None, **unknown: Any) -> None:
-        reject_unknown_options(f"pipeline {self.name!r}", unknown, option_names(type(self)))
+        distribution = {k: unknown.pop(k) for k in DISTRIBUTION_OPTIONS if k in unknown}
+        reject_unknown_options(f"pipeline {self.name!r}", unknown,
+                               [*option_names(type(self)), *DISTRIBUTION_OPTIONS])
         self._settings: dict[str, Any] = {"batch_size": check_positive_int("batch_size", batch_size)}
         self._graph = check_instance("graph", graph, tf.Graph, "a tf.Graph")
         self.stall_timeout = check_seconds("stall_timeout", stall_timeout)
         join_timeout = check_seconds("join_timeout", join_timeout)
         check_instance("session_config", session_config, tf1.ConfigProto, "a tf1 ConfigProto")
         self._session_config = session_config
+        # num_shards, shard_index, service, processing_mode, job_name (inputs.distribute)
+        self._distribution = Distribution.checked(**distribution)
         self._built: _Built | None = None
         self._building: _BuildRecord | None = None  # set only while _build runs
         self._runs = _Runs(join_timeout, self.name)
@@ -274,6 +281,19 @@ class Pipeline:
     def _add_iterator_initializer(self, initializer: tf.Operation) -> None:
         """An initializer run on first use in a session and again after configure()."""
         self._record("_add_iterator_initializer").initializers.append(initializer)
+
+    @property
+    def _served(self) -> bool:
+        """Whether the dataset runs on the tf.data service (``service=`` given)."""
+        return self._distribution.service is not None
+
+    def _distribute(self, dataset: tf.data.Dataset, drop_remainder: bool = False
+                    ) -> tf.data.Dataset:
+        """``dataset`` (of batches) run by the tf.data service when ``service=`` was
+        given, re-batched to the ``batch_size`` setting; unchanged otherwise."""
+        batch_size = self._record("_distribute").placeholders.get("batch_size", self.batch_size)
+        return self._distribution.distribute(dataset, batch_size, drop_remainder,
+                                             self.stall_timeout)
 
     def _iterator_initializers_for(self, settings: dict[str, Any]) -> list[tf.Operation]:
         """Which initializers to run for these settings (all of them by default;
@@ -363,7 +383,7 @@ class Pipeline:
         run = self._ensure_running(sess)
         built = self._require_built()
         try:
-            if not self.CAN_STALL:
+            if not self.CAN_STALL and not self._served:
                 return sess.run(built.tensors, feed_dict=self._feed(run))
             # Untimed, in our step thread, with a bounded wait: see step_runner.
             return self._runs.steps.run(

@@ -273,7 +273,7 @@ def test_user_image_and_mask_folders(tmp_path, monkeypatch):
         Image.fromarray(mask).save(tmp_path / "msk" / f"{stem}.png")
         arrays[stem] = (img, mask)
     with tp.load_pipeline("voc_segmentation", image_dir=str(tmp_path / "img"),
-                          mask_dir=str(tmp_path / "msk"), num_shards=2, batch_size=3,
+                          mask_dir=str(tmp_path / "msk"), record_shards=2, batch_size=3,
                           num_epochs=1, image_height=10, image_width=12,
                           backend="dataset") as pipe:
         batch = pipe.get_batch()

@@ -9,7 +9,7 @@ iterator, so the batch size is a placeholder fed when the iterator starts.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -69,10 +69,14 @@ class ConstantInput(NamedTuple):
 def constant_input(arrays: Mapping[str, Any] | Sequence[Any], shuffle: bool = True,
                    num_epochs: int | None = None, seed: int | None = None,
                    drop_remainder: bool = False, batch_size: tf.Tensor | None = None,
-                   name: str = "constant") -> ConstantInput:
+                   name: str = "constant",
+                   serve: Callable[[tf.data.Dataset], tf.data.Dataset] | None = None
+                   ) -> ConstantInput:
     """Put ``arrays`` into the default graph as constants and batch them.
 
     ``batch_size``: an int64 [] tensor to batch by (default: a new placeholder).
+    ``serve``: applied to the dataset of batches before the iterator is made (the
+    tf.data service, :meth:`Pipeline._distribute`).
     """
     if num_epochs is not None:
         check_positive_int("num_epochs", num_epochs)
@@ -81,6 +85,7 @@ def constant_input(arrays: Mapping[str, Any] | Sequence[Any], shuffle: bool = Tr
         constants = constant_tensors(named)
         if batch_size is None:
             batch_size = tf1.placeholder(tf.int64, [], name="batch_size")
-        next_element, initializer = initializable(constant_dataset(
-            constants, batch_size, shuffle, num_epochs, seed, drop_remainder))
+        dataset = constant_dataset(constants, batch_size, shuffle, num_epochs, seed,
+                                   drop_remainder)
+        next_element, initializer = initializable(dataset if serve is None else serve(dataset))
     return ConstantInput(constants, tuple(next_element), initializer, batch_size)

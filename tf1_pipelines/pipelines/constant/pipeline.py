@@ -27,6 +27,8 @@ class ConstantPipeline(Pipeline):
     (default 1; None: forever), ``seed``, ``drop_remainder``. The data must stay
     under 1 GB (a GraphDef holds at most 2 GB). ``configure(batch_size=...)``
     restarts the data from the first epoch (an initializable iterator).
+    ``num_shards``/``shard_index`` split the rows (record-level); ``service=``
+    serves the batches (:mod:`tf1_pipelines.inputs.distribute`).
     """
 
     name = "constant"
@@ -43,6 +45,7 @@ class ConstantPipeline(Pipeline):
         if num_epochs is not None:
             check_positive_int("num_epochs", num_epochs)
         self.arrays = named_arrays(sample_arrays() if arrays is None else arrays)
+        self.arrays = self._distribution.shard_rows(self.arrays)  # record-level
         self.Batch = batch_class_for(None if arrays is None else self.arrays)
         self.FIELDS = fields_for_arrays(self.arrays)
         self.train, self.num_epochs, self.seed = bool(train), num_epochs, seed
@@ -65,6 +68,7 @@ class ConstantPipeline(Pipeline):
         batch_size = self._setting_placeholder("batch_size")
         data = constant_input(self.arrays, shuffle=self.train, num_epochs=self.num_epochs,
                               seed=self.seed, drop_remainder=self.drop_remainder,
-                              batch_size=batch_size, name="data")
+                              batch_size=batch_size, name="data",
+                              serve=lambda d: self._distribute(d, self.drop_remainder))
         self._add_iterator_initializer(data.initializer)
         return self.Batch(*data.next_element)

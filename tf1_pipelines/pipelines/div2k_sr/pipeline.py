@@ -59,6 +59,9 @@ class Div2kPipeline(Pipeline):
     (None: repeat forever, as the seed; N: EndOfData after N epochs), ``seed``.
     As in the seed, batching comes before repeat, so the last batch of each epoch
     holds the remainder. ``configure(batch_size=...)`` restarts the epoch.
+    ``num_shards``/``shard_index``: by record file, by record when the files are
+    fewer than the shards (the generator backend: by patch of its stream);
+    ``service=`` serves ``backend='tfrecords'`` with ``lr_method='native'`` only.
     """
 
     name = "div2k_sr"
@@ -86,6 +89,10 @@ class Div2kPipeline(Pipeline):
         self.loader = DataLoader(data_dir or "", patch_size, scale, batch_size, shuffle_num,
                                  prefetch_num, map_parallel_num, one_img_patch_num, lr_method)
         self.backend, self.num_epochs, self.seed = backend, num_epochs, seed
+        if backend == "generator" or lr_method == "py_func":  # see inputs.distribute
+            self._distribution.refuse_service("a Python generator or py_func runs only in the "
+                                              "process that defined it; use backend='tfrecords' "
+                                              "with lr_method='native'")
         lr_size = patch_size // scale
         self.FIELDS = {"lr": FieldSpec("float32", (None, lr_size, lr_size, 1), "NHWC",
                                        (-0.1, 1.1)),
@@ -115,7 +122,7 @@ class Div2kPipeline(Pipeline):
         loader, p, s = self.loader, self.loader.patch_size, self.loader.scale
         batch_size = self._setting_placeholder("batch_size", tf.int64)
         if self.backend == "tfrecords" and loader.lr_method == "py_func":
-            dataset = tf1.data.TFRecordDataset(self.tfrecord_files)
+            dataset = self._shard_records(tf1.data.TFRecordDataset)
             dataset = dataset.map(lambda x: parse_one_example(x, p, s, loader.lr_method),
                                   loader.map_parallel_num) \
                 .shuffle(loader.shuffle_num, seed=self.seed).prefetch(loader.prefetch_num) \
@@ -123,18 +130,25 @@ class Div2kPipeline(Pipeline):
         elif self.backend == "tfrecords":
             # Shuffling serialized records is shuffling parsed patches (parsing is
             # deterministic); parsing, flips and the resize then run once a batch.
-            dataset = tf1.data.TFRecordDataset(self.tfrecord_files, buffer_size=1 << 20) \
+            dataset = self._shard_records(lambda f: tf1.data.TFRecordDataset(f, buffer_size=1 << 20)) \
                 .shuffle(loader.shuffle_num, seed=self.seed).batch(batch_size) \
                 .repeat(self.num_epochs) \
                 .map(lambda x: Batch(*batched_lr_hr(parse_patch_batch(x, p), p, s, self.seed)),
                      num_parallel_calls=3) \
                 .prefetch(max(1, loader.prefetch_num // max(1, self.batch_size))) \
                 .with_options(_single_threaded_ops())
+            dataset = self._distribute(dataset)
         else:
             dataset = self._generator_dataset(batch_size)
         (lr, hr), initializer = initializable(dataset)
         self._add_iterator_initializer(initializer)
         return Batch(lr=tf.reshape(lr, [-1, p // s, p // s, 1]), hr=tf.reshape(hr, [-1, p, p, 1]))
+
+    def _shard_records(self, reader: Any) -> tf.data.Dataset:
+        """``reader(files)`` over this shard's record files (file-level), or its
+        records of all files (record-level, before the shuffle)."""
+        files = self._distribution.shard_files(self.tfrecord_files)
+        return self._distribution.shard_records(len(self.tfrecord_files), reader(files))
 
     def _generator_dataset(self, batch_size: tf.Tensor) -> tf.data.Dataset:
         loader, p, s = self.loader, self.loader.patch_size, self.loader.scale
@@ -142,6 +156,7 @@ class Div2kPipeline(Pipeline):
         if loader.lr_method == "py_func":
             dataset = tf1.data.Dataset.from_generator(lambda: loader.get_generator(rng),
                                                       output_signature=LR_HR_ANY)
+            dataset = self._distribution.shard_records(1, dataset)  # patches of one stream
             return dataset.shuffle(loader.shuffle_num, seed=self.seed) \
                 .prefetch(loader.prefetch_num).batch(batch_size).repeat(self.num_epochs)
 
@@ -153,6 +168,7 @@ class Div2kPipeline(Pipeline):
 
         dataset = tf1.data.Dataset.from_generator(
             hr_only, output_signature=tf.TensorSpec([p, p], tf.float32))
+        dataset = self._distribution.shard_records(1, dataset)  # patches of one stream
         return dataset.shuffle(loader.shuffle_num, seed=self.seed) \
             .prefetch(loader.prefetch_num).batch(batch_size).repeat(self.num_epochs) \
             .map(lambda hr: tuple(batched_lr_hr(hr, p, s, self.seed)))

@@ -9,7 +9,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.fields import fields_for_arrays
-from tf1_pipelines.inputs.feed import batch_type, check_arrays
+from tf1_pipelines.inputs.feed import batch_type, check_arrays, named_arrays
 from tf1_pipelines.options import check_bool, check_positive_int, check_seed, checked_options, optional
 from tf1_pipelines.pipeline import Pipeline
 
@@ -43,6 +43,8 @@ class FeedingPipeline(Pipeline):
     ``drop_remainder`` (False: the last batch of an epoch holds the remainder).
     ``configure(batch_size=...)`` applies from the next batch on; the epoch
     continues (there is no iterator to restart).
+    ``num_shards``/``shard_index`` split the rows (record-level); ``service=`` is
+    refused (the batch is fed from this process).
     """
 
     name = "feeding"
@@ -56,7 +58,11 @@ class FeedingPipeline(Pipeline):
                  seed: int | None = None, drop_remainder: bool = False,
                  **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
-        self.provider = DataProvider(sample_arrays() if arrays is None else arrays, batch_size,
+        self._distribution.refuse_service("the batches are fed from this process's arrays; "
+                                          "pipeline 'constant' serves arrays")
+        rows = self._distribution.shard_rows(named_arrays(sample_arrays() if arrays is None
+                                                          else arrays))  # record-level
+        self.provider = DataProvider(rows, batch_size,
                                      shuffle=train, num_epochs=num_epochs, seed=seed,
                                      drop_remainder=drop_remainder)
         self.Batch = batch_class_for(None if arrays is None else self.provider.arrays)

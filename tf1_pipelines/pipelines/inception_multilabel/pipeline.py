@@ -101,6 +101,10 @@ class InceptionMultilabelPipeline(Pipeline):
     Records must hold every key (a missing one raises DataError naming file,
     record and key; the legacy :func:`parse_example_proto` instead defaults
     it, as the seed).
+
+    ``num_shards``/``shard_index``: by shard file, or (dataset backend) by record
+    within each file when the files are fewer than the shards; ``service=`` serves
+    the dataset backend (:mod:`tf1_pipelines.inputs.distribute`).
     """
 
     name = "inception_multilabel"
@@ -147,7 +151,11 @@ class InceptionMultilabelPipeline(Pipeline):
         images = FieldSpec("float32", (None, found.height, found.width, 3), "NHWC", (-1.0, 1.0))
         self.FIELDS = dict(self.FIELDS, images=images)
         self.files = found.data_files()
-        self.dataset = PinnedDataset(found, self.files)
+        if self.backend == "queue":  # shards by file; no service (see inputs.distribute)
+            self._distribution.require_file_level(len(self.files), "the queue backend")
+            self._distribution.refuse_service("backend='queue' runs queue runners in this "
+                                              "process; use backend='dataset'")
+        self.dataset = PinnedDataset(found, self._distribution.shard_files(self.files))
         self.semantic_level_settings = self._level_settings(semantic_level_settings, data_dir)
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
@@ -218,20 +226,22 @@ class InceptionMultilabelPipeline(Pipeline):
         return rescale(image), dict(zip(names, labels)), filename
 
     def _tf_dataset(self, batch_size: tf.Tensor) -> tf.data.Dataset:
-        files = tf1.data.Dataset.from_tensor_slices(self.files)
-        if self.train:
-            files = files.shuffle(len(self.files), seed=self.seed, reshuffle_each_iteration=True)
+        shard = self._distribution.shard_files(self.files)
+        read = self._distribution.record_reader(len(self.files), tf1.data.TFRecordDataset)
+        files = tf1.data.Dataset.from_tensor_slices(shard)
+        if self.train and not self._distribution.splits_by_dispatcher:  # see divergences
+            files = files.shuffle(len(shard), seed=self.seed, reshuffle_each_iteration=True)
         files = files.repeat(self.num_epochs)
         if self.train:
-            records = files.interleave(tf1.data.TFRecordDataset, cycle_length=TRAIN_READERS,
-                                       block_length=1)
+            records = files.interleave(read, cycle_length=TRAIN_READERS, block_length=1)
             records = records.shuffle(self.min_queue_examples, seed=self.seed)
         else:
-            records = files.flat_map(tf1.data.TFRecordDataset)
+            records = files.flat_map(read)
         dataset = records.enumerate().map(self._preprocess,
                                           num_parallel_calls=self.num_preprocess_threads)
-        return dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch) \
-            .prefetch(2)
+        drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
+        batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
+        return self._distribute(batches.prefetch(2), drop)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name

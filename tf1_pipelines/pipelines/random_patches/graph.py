@@ -94,8 +94,12 @@ def patches_dataset(filenames: list[str] | tf.Tensor, num_patches: int = NUM_PAT
                     buffer_size: int | None = None,
                     num_parallel_calls: int = NUM_PARALLEL_CALLS,
                     prefetch: int = PREFETCH_BATCHES, num_epochs: int | None = 1,
-                    seed: int | None = None) -> tf.data.Dataset:
+                    seed: int | None = None, patch_shard: tuple[int, int] = (1, 0)
+                    ) -> tf.data.Dataset:
     """The answer's dataset of patch batches, float32 [B, p, p, 3] in [0, 1].
+
+    ``patch_shard=(n, k)`` keeps patches ``k, k + n, ...`` of each image's
+    ``num_patches`` (record-level sharding; ``(1, 0)``: all of them).
 
     ``num_epochs``: passes over the files (None: forever; each pass reshuffles).
     ``seed``: None draws fresh randomness; an int makes both shuffles and the crops
@@ -118,7 +122,8 @@ def patches_dataset(filenames: list[str] | tf.Tensor, num_patches: int = NUM_PAT
         return check_patch_fits(parse_fn(filename), patch_size, filename), key
 
     def crops(image: tf.Tensor, key: tf.Tensor) -> tf.Tensor:
-        return get_patches(image, num_patches, patch_size, None if seed is None else key)
+        patches = get_patches(image, num_patches, patch_size, None if seed is None else key)
+        return patches[patch_shard[1]::patch_shard[0]]
 
     return keyed.map(decode, num_parallel_calls=num_parallel_calls) \
         .map(crops, num_parallel_calls=num_parallel_calls) \

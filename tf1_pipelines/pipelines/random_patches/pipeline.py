@@ -57,6 +57,8 @@ class RandomPatchesPipeline(Pipeline):
     forever), ``seed`` (None: fresh randomness; int: deterministic), ``iterator``:
     'one_shot' (the answer's; the batch size is then fixed) or 'initializable'
     (``configure(batch_size=...)`` restarts the data).
+    ``num_shards``/``shard_index``: by image file, by patch (``k, k + n, ...`` of
+    each image's) when the images are fewer than the shards; ``service=`` serves it.
     """
 
     name = "random_patches"
@@ -106,9 +108,12 @@ class RandomPatchesPipeline(Pipeline):
             batch_size: Any = self._setting_placeholder("batch_size", tf.int64)
         else:
             batch_size = tf.constant(self.batch_size, tf.int64)
-        dataset = patches_dataset(self.filenames, self.num_patches, self.patch_size, batch_size,
-                                  self.buffer_size, self.num_parallel_calls, self.prefetch,
-                                  self.num_epochs, self.seed)
+        shards = self._distribution  # file-level, else each image's patches k::n
+        dataset = patches_dataset(shards.shard_files(self.filenames), self.num_patches,
+                                  self.patch_size, batch_size, self.buffer_size,
+                                  self.num_parallel_calls, self.prefetch, self.num_epochs,
+                                  self.seed, patch_shard=shards.record_shard(len(self.filenames)))
+        dataset = self._distribute(dataset)
         if self.iterator == "initializable":
             patches, initializer = initializable(dataset)
             self._add_iterator_initializer(initializer)

@@ -216,11 +216,14 @@ class TFRecordDataset:
     def from_layout(cls, layout: DatasetLayout,
                     repeat: bool = True, shuffle_mb: int = 4096, prefetch_mb: int = 2048,
                     buffer_mb: int = 256, num_threads: int = 2,
-                    minibatch_in: tf.Tensor | None = None) -> TFRecordDataset:
+                    minibatch_in: tf.Tensor | None = None,
+                    shard: tuple[int, int] = (1, 0)) -> TFRecordDataset:
         """Build the graph side for an already inspected directory (no file reads,
-        no session use); ``minibatch_in`` replaces the int64 [] batch-size placeholder."""
+        no session use); ``minibatch_in`` replaces the int64 [] batch-size placeholder;
+        ``shard=(n, k)`` keeps images ``k, k + n, ...`` of each LOD (and their labels)."""
         check_reader_options(repeat, shuffle_mb, prefetch_mb, buffer_mb, num_threads)
         dataset = cls.__new__(cls)
+        dataset._shard = shard
         dataset._setup(layout, repeat, shuffle_mb, prefetch_mb, buffer_mb, num_threads,
                        minibatch_in, load_labels_now=False)
         return dataset
@@ -294,6 +297,9 @@ class TFRecordDataset:
         if max_images is not None:
             dset = dset.take(max_images)
         dset = tf1.data.Dataset.zip((dset, self._tf_labels_dataset))
+        num_shards, shard_index = getattr(self, "_shard", (1, 0))
+        if num_shards > 1:  # before the shuffle: the same images every epoch
+            dset = dset.shard(num_shards, shard_index)
         bytes_per_item = int(np.prod(tfr_shape)) * np.dtype(self.dtype).itemsize
         epoch = self.layout.num_images if max_images is None else \
             min(self.layout.num_images, max_images)

@@ -46,6 +46,8 @@ class StyleganLodPipeline(Pipeline):
     means no labels: ``labels`` is [B, 0]). ``configure(batch_size=, lod=)`` runs
     the chosen LOD's initializer only when something changed; that restarts the
     LOD's data (a reinitializable iterator).
+    ``num_shards``/``shard_index`` split each LOD's images (record-level: one file
+    per LOD); ``service=`` is refused (the labels are a session variable).
     """
 
     name = "stylegan_lod"
@@ -63,6 +65,9 @@ class StyleganLodPipeline(Pipeline):
                  repeat: bool = True, shuffle_mb: int = 4096, prefetch_mb: int = 2048,
                  buffer_mb: int = 256, num_threads: int = 2, **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
+        self._distribution.refuse_service("its labels are a variable of this process's "
+                                          "session (as the seed's), which service workers "
+                                          "cannot read")
         check_reader_options(repeat, shuffle_mb, prefetch_mb, buffer_mb, num_threads)
         self.tfrecord_dir = sample_tfrecord_dir() if tfrecord_dir is None else tfrecord_dir
         self.layout = inspect_tfrecord_dir(self.tfrecord_dir, resolution, label_file,
@@ -106,8 +111,9 @@ class StyleganLodPipeline(Pipeline):
 
     def _build(self) -> Batch:
         minibatch_in = self._setting_placeholder("batch_size", tf.int64)
-        self.dataset = TFRecordDataset.from_layout(self.layout, minibatch_in=minibatch_in,
-                                                   **self._reader_options)
+        self.dataset = TFRecordDataset.from_layout(  # one file per LOD: record-level shards
+            self.layout, minibatch_in=minibatch_in, **self._reader_options,
+            shard=self._distribution.record_shard(1))
         for lod in self.dataset.lods:
             self._add_iterator_initializer(self.dataset.initializer_for(lod))
         images, labels = self.dataset.get_minibatch_tf()

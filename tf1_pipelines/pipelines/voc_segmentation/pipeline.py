@@ -62,7 +62,7 @@ class VocSegmentationPipeline(Pipeline):
 
     Data (first that is given): ``tfrecords`` (a ``*.tfrecords`` file, a list of
     files, or a folder of them), ``image_dir`` + ``mask_dir`` (pairs matched by
-    stem; records are built into a cache folder on first use, ``num_shards``
+    stem; records are built into a cache folder on first use, ``record_shards``
     files), else the embedded VOC-like photographs (module docstring).
 
     ``backend="queue"`` is the seed's graph: ``string_input_producer(files,
@@ -81,6 +81,10 @@ class VocSegmentationPipeline(Pipeline):
     ``get_batch`` on the queue backend (a plain ``sess.run`` of
     :attr:`tensors` keeps the batch size the graph was built with) and restarts
     the epoch on the dataset backend.
+
+    ``num_shards``/``shard_index``: by record file, or (dataset backend) by record
+    within each file when the files are fewer than the shards; ``service=`` serves
+    the dataset backend (:mod:`tf1_pipelines.inputs.distribute`).
     """
 
     name = "voc_segmentation"
@@ -94,13 +98,13 @@ class VocSegmentationPipeline(Pipeline):
                      num_epochs=optional(check_positive_int), allow_smaller_final_batch=check_bool,
                      image_height=check_positive_int, image_width=check_positive_int,
                      capacity=check_positive_int, min_after_dequeue=check_non_negative_int,
-                     num_threads=check_positive_int, num_shards=check_positive_int, seed=check_seed)
+                     num_threads=check_positive_int, record_shards=check_positive_int, seed=check_seed)
     def __init__(self, tfrecords: str | Sequence[str] | None = None, image_dir: str | None = None,
                  mask_dir: str | None = None, backend: str = "queue", batch_size: int = 2,
                  num_epochs: int | None = None, allow_smaller_final_batch: bool = False,
                  image_height: int = IMAGE_HEIGHT, image_width: int = IMAGE_WIDTH,
                  capacity: int = 30, min_after_dequeue: int = 10, num_threads: int = 2,
-                 num_shards: int = 1, seed: int | None = None,
+                 record_shards: int = 1, seed: int | None = None,
                  **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
         self.backend = queue_inputs.check_choice("backend", backend, BACKENDS)
@@ -116,7 +120,11 @@ class VocSegmentationPipeline(Pipeline):
                        "mask": FieldSpec("uint8", size + (1,), "NHWC", (0, 255))}
         check_batch_fits(self.batch_size, self.capacity, self.min_after_dequeue)
         self.seed = seed
-        self.files = self._record_files(tfrecords, image_dir, mask_dir, num_shards)
+        self.files = self._record_files(tfrecords, image_dir, mask_dir, record_shards)
+        if self.backend == "queue":  # shards by file; no service (see inputs.distribute)
+            self._distribution.require_file_level(len(self.files), "the queue backend")
+            self._distribution.refuse_service("backend='queue' runs queue runners in this "
+                                              "process; use backend='dataset'")
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)
@@ -125,7 +133,7 @@ class VocSegmentationPipeline(Pipeline):
         return settings
 
     def _record_files(self, tfrecords: str | Sequence[str] | None, image_dir: str | None,
-                      mask_dir: str | None, num_shards: int) -> list[str]:
+                      mask_dir: str | None, record_shards: int) -> list[str]:
         if tfrecords is not None:
             return queue_inputs.record_files(tfrecords)
         if (image_dir is None) != (mask_dir is None):
@@ -136,12 +144,13 @@ class VocSegmentationPipeline(Pipeline):
             image_dir = os.path.join(root, "JPEGImages")
             mask_dir = os.path.join(root, "SegmentationClass")
         pairs = find_pairs(image_dir, mask_dir)
-        return queue_inputs.record_files(cached_shards(pairs, num_shards))
+        return queue_inputs.record_files(cached_shards(pairs, record_shards))
 
     def _build(self) -> Batch:
         if self.backend == "queue":
             batch_size = self._setting_placeholder("batch_size", tf.int32)
-            queue = queue_inputs.filename_queue(self.files, num_epochs=self.num_epochs,
+            queue = queue_inputs.filename_queue(self._distribution.shard_files(self.files),
+                                                num_epochs=self.num_epochs,
                                                 shuffle=True, seed=self.seed)
             images, masks = read_and_decode(
                 queue, batch_size=batch_size, capacity=self.capacity,
@@ -156,14 +165,17 @@ class VocSegmentationPipeline(Pipeline):
                      mask=tf.reshape(masks, [-1, self.image_height, self.image_width, 1]))
 
     def _dataset(self, batch_size: tf.Tensor) -> tf.data.Dataset:
-        files = tf1.data.Dataset.from_tensor_slices(self.files)
-        files = files.shuffle(len(self.files), seed=self.seed, reshuffle_each_iteration=True)
-        dataset = files.repeat(self.num_epochs).flat_map(tf1.data.TFRecordDataset)
+        shard = self._distribution.shard_files(self.files)
+        files = tf1.data.Dataset.from_tensor_slices(shard)
+        files = files.shuffle(len(shard), seed=self.seed, reshuffle_each_iteration=True)
+        dataset = files.repeat(self.num_epochs).flat_map(
+            self._distribution.record_reader(len(self.files), tf1.data.TFRecordDataset))
         dataset = dataset.map(lambda s: decode_example(s, self.image_height, self.image_width),
                               num_parallel_calls=self.num_threads)
         dataset = dataset.shuffle(self.capacity, seed=self.seed)
-        return dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch) \
-            .prefetch(1)
+        drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
+        batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
+        return self._distribute(batches.prefetch(1), drop)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name

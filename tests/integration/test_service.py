@@ -1,0 +1,114 @@
+"""The tf.data service on loopback: a fault-tolerant dispatcher (journal in a temporary
+folder) with one worker in its process and one worker in another, both started by
+``serve`` commands. One distributed epoch holds exactly the data set for every
+dataset-backed pipeline; a killed worker does not stop the consumer; pipelines that
+cannot be served, and a dispatcher nobody runs, are refused by name."""
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from epoch_keys import ARRAYS, EPOCHS, epoch_keys
+from loopback_service import Cluster, start_cluster
+
+import tf1_pipelines as tp
+from tf1_pipelines.errors import ConfigError, PipelineStalled
+from tf1_pipelines.service_cli import free_port
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    started = start_cluster(free_port(), workers=1,
+                            work_dir=str(tmp_path_factory.mktemp("dispatcher_journal")))
+    yield started
+    codes = started.stop()
+    assert all(server.process.poll() is not None
+               for server in [started.dispatcher, *started.workers]), "a server is left"
+    # SIGTERM stops a server cleanly (0); the worker the fault test killed says -9.
+    assert codes[-1] == 0, codes
+
+
+@pytest.mark.parametrize("name", sorted(EPOCHS))
+def test_one_distributed_epoch_is_the_data_set(cluster: Cluster, name: str) -> None:
+    before = set(threading.enumerate())
+    served = epoch_keys(name, service=cluster.address, stall_timeout=60)
+    assert served == epoch_keys(name)
+    assert set(threading.enumerate()) <= before, "a thread of the pipeline is left"
+
+
+def test_parallel_epochs_give_one_epoch_per_worker(cluster: Cluster) -> None:
+    served = epoch_keys("constant", service=cluster.address, processing_mode="parallel_epochs")
+    assert served == collections.Counter({key: 2 for key in epoch_keys("constant")})
+
+
+def test_configure_and_end_of_data_behave_as_locally(cluster: Cluster) -> None:
+    with tp.load_pipeline("constant", arrays=ARRAYS, batch_size=8, train=False, num_epochs=1,
+                          service=cluster.address) as pipe:
+        assert len(pipe.get_batch().x) == 8  # the workers' batches re-batched here
+        pipe.configure(batch_size=16)       # restarts the epoch, as locally
+        sizes = [len(batch.x) for batch in pipe]
+    assert sizes == [16, 16, 8]
+
+
+def test_killed_worker_does_not_stop_the_consumer(cluster: Cluster) -> None:
+    """Dynamic splits are at-most-once: after one worker dies, the other serves
+    every record not yet handed to the dead one, none twice. The job's end then
+    never comes (the dead worker's task stays open), so the consumer gets
+    PipelineStalled after stall_timeout instead of EndOfData."""
+    rows = 4000
+    arrays = {"x": np.arange(rows, dtype=np.int64), "y": np.zeros((rows, 64), np.float32)}
+    got: list[int] = []
+    with tp.load_pipeline("constant", arrays=arrays, batch_size=10, train=False,
+                          service=cluster.address, stall_timeout=10) as pipe:
+        for _ in range(3):
+            got.extend(pipe.get_batch().x.tolist())
+        cluster.workers[0].process.kill()
+        cluster.workers[0].process.wait(15)
+        killed_at = len(got)
+        start = time.monotonic()
+        with pytest.raises(PipelineStalled, match="stall_timeout=10"):
+            for batch in pipe:
+                got.extend(batch.x.tolist())
+        assert time.monotonic() - start < 120
+    counts = collections.Counter(got)
+    assert max(counts.values()) == 1 and set(counts) <= set(range(rows))
+    assert len(got) - killed_at > rows // 4, "the surviving worker kept serving"
+
+
+def test_unreachable_dispatcher_is_named_within_stall_timeout() -> None:
+    address = f"grpc://localhost:{free_port()}"
+    start = time.monotonic()
+    with pytest.raises(ConfigError, match=f"service='{address}': no dispatcher answers"):
+        with tp.load_pipeline("constant", service=address, stall_timeout=5) as pipe:
+            pipe.get_batch()
+    assert time.monotonic() - start < 30
+
+
+@pytest.mark.parametrize("name, options, why", [
+    ("feeding", {}, "fed from this process's arrays"),
+    ("stylegan_lod", {}, "labels are a variable of this process's session"),
+    ("div2k_sr", dict(lr_method="py_func"), "py_func runs only in the process"),
+    ("voc_segmentation", dict(backend="queue"), "backend='queue' runs queue runners"),
+    ("inception_multilabel", dict(backend="queue"), "backend='queue' runs queue runners"),
+])
+def test_unservable_pipelines_are_refused(name: str, options: dict[str, object],
+                                          why: str) -> None:
+    with pytest.raises(ConfigError, match=f"service='grpc://localhost:1' is not available "
+                                          f"here: .*{why}"):
+        tp.load_pipeline(name, service="grpc://localhost:1", **options)
+
+
+def test_serve_commands_parse() -> None:
+    from tf1_pipelines.__main__ import _parser
+    args = _parser().parse_args(["serve", "dispatcher", "--port", "5050", "--work-dir", "j"])
+    assert (args.serve_kind, args.port, args.work_dir) == ("dispatcher", 5050, "j")
+    args = _parser().parse_args(["serve", "worker", "--dispatcher", "cpu:5050"])
+    assert (args.serve_kind, args.dispatcher, args.port) == ("worker", "cpu:5050", 0)
+    args = _parser().parse_args(["serve", "local", "--workers", "3"])
+    assert (args.serve_kind, args.workers, args.work_dir) == ("local", 3, None)

@@ -1,0 +1,189 @@
+"""``python -m tf1_pipelines serve {dispatcher,worker,local}``: TensorFlow's own
+tf.data service servers (``tf.data.experimental.service.DispatchServer`` and
+``WorkerServer``), started from the command line.
+
+* ``serve dispatcher --port P [--work-dir D]``: the dispatcher; with a work
+  directory it journals its state there (fault-tolerant mode: a restarted
+  dispatcher resumes its jobs);
+* ``serve worker --dispatcher HOST:P [--port Q] [--worker-address HOST]``: one
+  worker, which runs the pipelines' datasets and registers with the dispatcher;
+* ``serve local --workers N``: a dispatcher and N workers on loopback in this
+  one process, for a quick try.
+
+Each prints one line per server saying where it listens (``dispatcher
+grpc://host:port`` / ``worker host:port``), then waits; SIGINT or SIGTERM stops
+the servers and the command returns 0.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+PROTOCOL = "grpc"
+STOP_TIMEOUT = 10.0  # seconds the servers get to stop after SIGINT/SIGTERM
+
+
+def add_serve_parser(sub: Any) -> None:
+    """Add the ``serve`` command and its three sub-commands to ``sub`` (the
+    sub-parsers of the main command line)."""
+    serve = sub.add_parser("serve", help="run tf.data service servers (dispatcher, worker)")
+    kinds = serve.add_subparsers(dest="serve_kind", required=True)
+    dispatcher = kinds.add_parser("dispatcher", help="the dispatcher that hands out work")
+    dispatcher.add_argument("--port", type=int, required=True, help="port to listen on")
+    dispatcher.add_argument("--work-dir", default=None,
+                            help="journal folder: fault-tolerant mode (default: none)")
+    _add_timing(dispatcher, worker=False)
+    worker = kinds.add_parser("worker", help="a worker that runs the pipelines' datasets")
+    worker.add_argument("--dispatcher", required=True, help="HOST:PORT of the dispatcher")
+    worker.add_argument("--port", type=int, default=0, help="port (default: any free one)")
+    worker.add_argument("--worker-address", default=None,
+                        help="host name consumers reach this worker by (default: this "
+                             "host's name)")
+    _add_timing(worker, dispatcher=False)
+    local = kinds.add_parser("local", help="a dispatcher and N workers on loopback")
+    local.add_argument("--workers", type=int, default=2, help="how many (default: 2)")
+    local.add_argument("--port", type=int, default=0,
+                       help="dispatcher port (default: any free one)")
+    local.add_argument("--work-dir", default=None,
+                       help="dispatcher journal folder: fault-tolerant mode (default: none)")
+    _add_timing(local)
+
+
+def _add_timing(parser: argparse.ArgumentParser, dispatcher: bool = True,
+                worker: bool = True) -> None:
+    if dispatcher:
+        parser.add_argument("--worker-timeout", type=float, default=None,
+                            help="seconds without a heartbeat before the dispatcher drops "
+                                 "a worker (default: TensorFlow's)")
+    if worker:
+        parser.add_argument("--heartbeat", type=float, default=None,
+                            help="seconds between a worker's heartbeats (default: "
+                                 "TensorFlow's)")
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now (the OS picks it)."""
+    with socket.socket() as probe:
+        probe.bind(("localhost", 0))
+        return int(probe.getsockname()[1])
+
+
+def _ms(seconds: float | None) -> int | None:
+    return None if seconds is None else max(1, int(seconds * 1000))
+
+
+def start_dispatcher(port: int, work_dir: str | None = None,
+                     worker_timeout: float | None = None) -> Any:
+    """A started ``DispatchServer`` on ``port`` (0: a free one); fault-tolerant
+    with a ``work_dir``; ``worker_timeout`` seconds without a heartbeat drop a worker."""
+    import tensorflow as tf
+    service = tf.data.experimental.service
+    port = port or free_port()
+    config = service.DispatcherConfig(port=port, protocol=PROTOCOL, work_dir=work_dir,
+                                      fault_tolerant_mode=work_dir is not None,
+                                      worker_timeout_ms=_ms(worker_timeout))
+    return service.DispatchServer(config, start=True)
+
+
+def start_worker(dispatcher: str, port: int = 0, worker_address: str | None = None,
+                 heartbeat: float | None = None) -> Any:
+    """A started ``WorkerServer`` registered with ``dispatcher`` (``host:port``),
+    sending a heartbeat every ``heartbeat`` seconds."""
+    import tensorflow as tf
+    service = tf.data.experimental.service
+    port = port or free_port()
+    host = worker_address or socket.gethostname()
+    config = service.WorkerConfig(dispatcher_address=_strip_protocol(dispatcher), port=port,
+                                  worker_address=f"{host}:%port%", protocol=PROTOCOL,
+                                  heartbeat_interval_ms=_ms(heartbeat))
+    return service.WorkerServer(config, start=True)
+
+
+def _strip_protocol(address: str) -> str:
+    return address.split("://", 1)[1] if "://" in address else address
+
+
+def wait_for_signal(stop: threading.Event | None = None) -> str:
+    """Block until SIGINT or SIGTERM (or ``stop`` is set); returns what ended the wait."""
+    stop = stop or threading.Event()
+    received: list[str] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        received.append(signal.Signals(signum).name)
+        stop.set()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+    return received[0] if received else "stop"
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Start the servers ``args`` ask for, print where they listen, wait for a
+    signal, stop them. Returns the exit status (0)."""
+    servers: list[Any] = []
+    try:
+        if args.serve_kind in ("dispatcher", "local"):
+            work_dir = args.work_dir
+            dispatcher = start_dispatcher(args.port, work_dir, args.worker_timeout)
+            servers.append(dispatcher)
+            _say(f"dispatcher {dispatcher.target}"
+                 + (f" (fault-tolerant, journal in {work_dir})" if work_dir else ""))
+        if args.serve_kind == "worker":
+            servers.append(start_worker(args.dispatcher, args.port, args.worker_address,
+                                        args.heartbeat))
+            _say(f"worker {servers[-1]._address} -> dispatcher {args.dispatcher}")
+        if args.serve_kind == "local":
+            for _ in range(args.workers):
+                worker = start_worker(servers[0].target, 0, "localhost", args.heartbeat)
+                servers.append(worker)
+                _say(f"worker {worker._address} -> dispatcher {servers[0].target}")
+        _say("ready; stop with Ctrl-C (SIGINT) or SIGTERM")
+        why = wait_for_signal()
+        _say(f"{why}: stopping")
+    finally:
+        stop_servers(servers)
+    return 0
+
+
+def stop_servers(servers: list[Any], timeout: float = STOP_TIMEOUT) -> bool:
+    """Stop ``servers`` (workers first, then the dispatcher) within ``timeout`` seconds.
+
+    A worker still producing for a job that repeats forever can take minutes to stop
+    (it finishes the job's tasks first); the stop then goes on in a daemon thread and
+    this returns False, so the process exits anyway. True when all stopped in time."""
+    def stop_all() -> None:
+        for server in reversed(servers):
+            server.stop()
+
+    stopper = threading.Thread(target=stop_all, name="stop-servers", daemon=True)
+    stopper.start()
+    stopper.join(timeout)
+    if stopper.is_alive():
+        _say(f"servers still stopping after {timeout:g} s; exiting")
+        return False
+    return True
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``serve ...`` alone (the tests start servers with it as a subprocess)."""
+    parser = argparse.ArgumentParser(prog="python -m tf1_pipelines.service_cli")
+    add_serve_parser(parser.add_subparsers(dest="command", required=True))
+    return run_serve(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
