@@ -12,6 +12,7 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.seeds import element_key, seeded
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.pipeline import Pipeline
 from tf1_pipelines.records.reader import iterate_records
@@ -190,8 +191,9 @@ class InceptionMultilabelPipeline(Pipeline):
         if self.train:
             thread_id = tf.cast(index % self.num_preprocess_threads, tf.int32)
             # Only thread_id % 4 matters (resize method; colour order is % 2).
+            key = None if self.seed is None else element_key(self.seed, index)
             branches = [functools.partial(distort_image, image, height, width, k,
-                                          seed=self.seed) for k in range(4)]
+                                          seed=self.seed, key=key) for k in range(4)]
             image = tf.switch_case(thread_id % 4, branches)
             image.set_shape([height, width, 3])
         else:
@@ -212,8 +214,8 @@ class InceptionMultilabelPipeline(Pipeline):
             records = files.flat_map(tf1.data.TFRecordDataset)
         dataset = records.enumerate().map(self._preprocess,
                                           num_parallel_calls=self.num_preprocess_threads)
-        return dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch) \
-            .prefetch(2)
+        dataset = dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch)
+        return seeded(dataset.prefetch(2), self.seed)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name

@@ -13,6 +13,7 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.seeds import seeded
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.pipeline import Pipeline
 
@@ -151,8 +152,8 @@ class VocSegmentationPipeline(Pipeline):
         dataset = dataset.map(lambda s: decode_example(s, self.image_height, self.image_width),
                               num_parallel_calls=self.num_threads)
         dataset = dataset.shuffle(self.capacity, seed=self.seed)
-        return dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch) \
-            .prefetch(1)
+        dataset = dataset.batch(batch_size, drop_remainder=not self.allow_smaller_final_batch)
+        return seeded(dataset.prefetch(1), self.seed)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name
