@@ -43,7 +43,10 @@ def digest(batch: Any) -> str:
         for array in arrays:
             array = np.asarray(array)
             sha.update(f"{array.dtype}{array.shape}".encode())
-            sha.update(np.ascontiguousarray(array).tobytes())
+            if array.dtype == object:  # strings: their bytes, not the object pointers
+                sha.update(b"\0".join(bytes(v) for v in array.ravel()))
+            else:
+                sha.update(np.ascontiguousarray(array).tobytes())
     return sha.hexdigest()
 
 

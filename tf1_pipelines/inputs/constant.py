@@ -18,6 +18,7 @@ import tensorflow as tf
 from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.inputs.dataset import initializable
 from tf1_pipelines.inputs.feed import named_arrays
+from tf1_pipelines.inputs.seeds import seeded
 from tf1_pipelines.options import check_positive_int
 
 __all__ = ["MAX_CONSTANT_BYTES", "ConstantInput", "constant_tensors", "constant_dataset",
@@ -49,7 +50,8 @@ def constant_dataset(tensors: Mapping[str, tf.Tensor], batch_size: int | tf.Tens
     if shuffle:
         rows = int(next(iter(tensors.values())).shape[0])
         dataset = dataset.shuffle(rows, seed=seed, reshuffle_each_iteration=True)
-    return dataset.batch(batch_size, drop_remainder=drop_remainder).repeat(num_epochs)
+    return seeded(dataset.batch(batch_size, drop_remainder=drop_remainder).repeat(num_epochs),
+                  seed)
 
 
 class ConstantInput(NamedTuple):

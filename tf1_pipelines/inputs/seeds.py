@@ -32,6 +32,10 @@ def deterministic_options() -> tf.data.Options:
     a global ``tf.data`` option cannot turn it off)."""
     options = tf.data.Options()
     options.deterministic = True
+    # The prefetch today's tf.data injects at the end of a graph-mode pipeline does
+    # not come back from a saved iterator the way it went in (measured: a restored
+    # constant pipeline repeated its first batch's successors wrongly).
+    options.experimental_optimization.inject_prefetch = False
     return options
 
 
