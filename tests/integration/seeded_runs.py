@@ -97,5 +97,22 @@ def two_processes(state_dir: str, ks_json: str) -> tuple[dict[str, Any], dict[st
     return results[0], results[1]
 
 
+_SHARED: dict[str, Any] = {}
+
+
+def shared_runs(tmp_path_factory: Any, rng: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The two processes' results, run once per test session (the k are drawn with
+    ``rng`` on first use; :func:`last_ks` tells which)."""
+    if "ks" not in _SHARED:
+        _SHARED["ks"] = draw_ks(rng)
+        _SHARED["dir"] = str(tmp_path_factory.mktemp("states"))
+    return two_processes(_SHARED["dir"], json.dumps(_SHARED["ks"]))
+
+
+def last_ks() -> dict[str, list[int]]:
+    """The k of every pipeline in the shared runs."""
+    return dict(_SHARED["ks"])
+
+
 if __name__ == "__main__":
     main(sys.argv[1:])
