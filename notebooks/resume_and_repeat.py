@@ -103,7 +103,7 @@ code_full, full = train("--seed", 1)
 print(f"uninterrupted: return code {code_full}, {len(full)} steps")
 
 # %%
-STATE = os.path.join(WORK, "checkpoint")
+STATE = os.path.join(WORK, "run_state")
 code_killed, before = train("--seed", 1, "--state", STATE, "--die-after", KILL_AFTER)
 code_resumed, after = train("--seed", 1, "--state", STATE, "--resume")
 print(f"killed:        return code {code_killed}, {len(before)} steps")

@@ -86,11 +86,20 @@ def _refusal(graph: tf.Graph, new_ops: list[tf.Operation], pipeline: Any) -> str
     """Why this build's input position cannot be saved, or None."""
     if any(op.type.endswith("QueueV2") for op in new_ops):
         return "its queues are filled by reader threads and live only in the session"
-    library = graph.as_graph_def().library
-    if any(node.op in _PYTHON_OPS for function in library.function
+    if any(node.op in _PYTHON_OPS for function in _function_defs(graph)
            for node in function.node_def):
         return "its tf.data pipeline calls Python (a generator or py_func)"
     return None
+
+
+def _function_defs(graph: tf.Graph) -> list[Any]:
+    """The FunctionDefs of the graph's functions (tf.data's map and generator
+    functions among them). Read from the graph's function table: ``as_graph_def()``
+    would also copy every constant, up to 1 GB for the ``constant`` pipeline."""
+    functions = getattr(graph, "_functions", None)
+    if functions is None:
+        return list(graph.as_graph_def().library.function)
+    return [getattr(f, "cached_definition", None) or f.definition for f in functions.values()]
 
 
 def header(pipeline: Any) -> dict[str, Any]:
