@@ -35,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 import numpy as np
 import tensorflow as tf
 
+from tf1_pipelines import state as input_state
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
 from tf1_pipelines.inputs.distribute import OPTIONS as DISTRIBUTION_OPTIONS
@@ -218,6 +219,7 @@ class Pipeline:
     #: without the step thread's hand-off (see step_runner), which costs more than such
     #: a step. True (the default) bounds every wait by ``stall_timeout``.
     CAN_STALL: ClassVar[bool] = True
+    _input_state: input_state.InputState | None = None  # set by the build
 
     def __init__(self, *, batch_size: int, graph: tf.Graph | None = None,
                  stall_timeout: float = 60.0, join_timeout: float = 10.0,
@@ -474,6 +476,43 @@ class Pipeline:
             raise PipelineStalled(f"{self.name}: threads did not stop within "
                                   f"{self._runs.join_timeout} s: {stuck[0]}")
 
+    # -------------------------------------------------- input position (tf1_pipelines.state)
+    def initialize(self, sess: Any = None) -> None:
+        """Run the pipeline's initializers in ``sess`` and start its threads, as the
+        first ``get_batch`` would; call it before ``saver.restore(sess, ...)`` of a
+        Saver that holds the input position, so the first get_batch keeps it."""
+        self._check_open()
+        self._ensure_running(self.session if sess is None else sess)
+
+    def save_state(self, path: str, sess: Any = None) -> None:
+        """Save where the input stands (shuffle buffers, epoch and element counters,
+        the setting values) into folder ``path``, atomically. ConfigError for inputs
+        that cannot be saved (queues, generators, py_func, feed_dict), naming the
+        ``dataset`` backend."""
+        self._check_open()
+        sess = self.session if sess is None else sess
+        state = self._saveable_input(sess)
+        input_state.save(self, state, sess, path)
+
+    def restore_state(self, path: str, sess: Any = None) -> None:
+        """Continue from the position saved in ``path``: the next get_batch returns
+        the batch that followed the save. ConfigError when ``path`` was saved by
+        another pipeline or with other options or settings (naming the first)."""
+        self._check_open()
+        sess = self.session if sess is None else sess
+        state = self._saveable_input(sess)
+        input_state.restore(self, state, sess, path)
+
+    def _saveable_input(self, sess: Any) -> input_state.InputState:
+        """The build's InputState (ConfigError if it cannot be saved), running in ``sess``."""
+        self._ensure_built(sess.graph)
+        state = self._input_state
+        if state is None:
+            raise RuntimeError(f"{self.name}: built without its input state")
+        input_state.refuse_if_unsaveable(self, state)
+        self._ensure_running(sess)
+        return state
+
     def __enter__(self) -> Self:
         return self
 
@@ -502,6 +541,7 @@ class Pipeline:
             finally:
                 self._building = None
             self._built = self._finish_build(graph, tensors, record, before)
+            self._input_state = input_state.collect(graph, before["#ops"], self)
         return self._built
 
     def _finish_build(self, graph: tf.Graph, tensors: Any, record: _BuildRecord,

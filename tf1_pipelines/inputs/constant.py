@@ -18,6 +18,7 @@ import tensorflow as tf
 from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.inputs.dataset import initializable
 from tf1_pipelines.inputs.feed import named_arrays
+from tf1_pipelines.inputs.seeds import element_key, seeded
 from tf1_pipelines.options import check_positive_int
 
 __all__ = ["MAX_CONSTANT_BYTES", "ConstantInput", "constant_tensors", "constant_dataset",
@@ -45,11 +46,35 @@ def constant_dataset(tensors: Mapping[str, tf.Tensor], batch_size: int | tf.Tens
                      seed: int | None = None, drop_remainder: bool = False) -> tf.data.Dataset:
     """Batches of the constants' rows: shuffle (all rows, anew each epoch) -> batch ->
     repeat, so every epoch serves each example once and ends with the remainder."""
+    if shuffle and seed is not None:
+        return seeded(_keyed_epochs(tensors, batch_size, num_epochs, seed, drop_remainder), seed)
     dataset = tf1.data.Dataset.from_tensor_slices(tuple(tensors.values()))
     if shuffle:
         rows = int(next(iter(tensors.values())).shape[0])
         dataset = dataset.shuffle(rows, seed=seed, reshuffle_each_iteration=True)
     return dataset.batch(batch_size, drop_remainder=drop_remainder).repeat(num_epochs)
+
+
+def _keyed_epochs(tensors: Mapping[str, tf.Tensor], batch_size: int | tf.Tensor,
+                  num_epochs: int | None, seed: int, drop_remainder: bool) -> tf.data.Dataset:
+    """Seeded batches: epoch ``e`` serves the rows in the order of a stateless
+    permutation keyed by ``(seed, e)``, gathered one batch at a time.
+
+    ``shuffle(reshuffle_each_iteration=True).batch().repeat()`` draws each epoch's
+    order from a seed generator that a restored iterator does not carry: a state
+    saved right after an epoch's last batch resumed with the wrong next order
+    (measured). Keyed by the epoch number, the order is part of the saved position."""
+    values = list(tensors.values())
+    rows = int(values[0].shape[0])
+    count = np.iinfo(np.int64).max if num_epochs is None else num_epochs
+
+    def one_epoch(epoch: tf.Tensor) -> tf.data.Dataset:
+        order = tf.argsort(tf.random.stateless_uniform([rows], element_key(seed, epoch)))
+        return tf1.data.Dataset.from_tensor_slices(order).batch(
+            batch_size, drop_remainder=drop_remainder)
+
+    return tf1.data.Dataset.range(count).flat_map(one_epoch) \
+        .map(lambda index: tuple(tf.gather(v, index) for v in values))
 
 
 class ConstantInput(NamedTuple):

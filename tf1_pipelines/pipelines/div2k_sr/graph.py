@@ -7,6 +7,7 @@ import tensorflow as tf
 
 from compat import scipy_misc as misc
 from tf1_pipelines.image.resize import resize_bicubic_matmul
+from tf1_pipelines.inputs.seeds import sub_key
 
 tf1 = tf.compat.v1
 LR_METHODS = ("native", "py_func")
@@ -36,28 +37,34 @@ def lr_by_py_func(gt: tf.Tensor, scale: int) -> tf.Tensor:
                              tf.float32)
 
 
-def random_flips(images: tf.Tensor, seed: int | None = None) -> tf.Tensor:
+def random_flips(images: tf.Tensor, seed: int | None = None,
+                 key: tf.Tensor | None = None) -> tf.Tensor:
     """Flip each image of a [B, H, W] batch up-down, then left-right, each with
     probability 1/2: the seed's per-example ``tf.cond`` flips, for a whole batch.
+    With ``key`` (int64 [2], see :mod:`tf1_pipelines.inputs.seeds`) the draws are
+    stateless, the same for this batch in any process and after a resume.
 
     Rank 3 and the batch-vector ``Select`` keep both passes memory-bound copies
     (a trailing channel axis makes TF's reverse several times slower).
     """
     batch = tf.shape(images)[:1]
     for axis, op_seed in ((1, seed), (2, None if seed is None else seed + 1)):
-        flip = tf1.random_uniform(batch, 0, 1, seed=op_seed) < 0.5
+        if key is None:
+            flip = tf1.random_uniform(batch, 0, 1, seed=op_seed) < 0.5
+        else:
+            flip = tf.random.stateless_uniform(batch, sub_key(key, axis)) < 0.5
         images = tf1.where(flip, tf.reverse(images, [axis]), images)
     return images
 
 
-def batched_lr_hr(hr: tf.Tensor, patch_size: int, scale: int, seed: int | None
-                  ) -> tuple[tf.Tensor, tf.Tensor]:
+def batched_lr_hr(hr: tf.Tensor, patch_size: int, scale: int, seed: int | None,
+                  key: tf.Tensor | None = None) -> tuple[tf.Tensor, tf.Tensor]:
     """HR luma batch [B, p, p] in 0..255 -> flipped ``(lr, hr)`` in 0..1, NHWC.
 
     Flipping before the resize equals flipping after: at an integer factor the
     bicubic sampling grid is symmetric (checked in the tests).
     """
-    hr = random_flips(hr, seed=seed)[..., None]
+    hr = random_flips(hr, seed=seed, key=key)[..., None]
     lr = resize_bicubic_matmul(hr, (patch_size // scale, patch_size // scale))
     return lr * (1.0 / 255.0), hr * (1.0 / 255.0)
 

@@ -14,6 +14,7 @@ from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.image.colour import rgb2ycbcr
 from tf1_pipelines.image.patches import list_images, random_patch, read_rgb
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.seeds import element_key, seeded
 from tf1_pipelines.options import check_path, check_positive_int, check_seed, checked_options, choice_of, optional
 from tf1_pipelines.pipeline import Pipeline
 from tf1_pipelines.records.reader import iterate_records, list_record_files
@@ -132,12 +133,13 @@ class Div2kPipeline(Pipeline):
             # deterministic); parsing, flips and the resize then run once a batch.
             dataset = self._shard_records(lambda f: tf1.data.TFRecordDataset(f, buffer_size=1 << 20)) \
                 .shuffle(loader.shuffle_num, seed=self.seed).batch(batch_size) \
-                .repeat(self.num_epochs) \
-                .map(lambda x: Batch(*batched_lr_hr(parse_patch_batch(x, p), p, s, self.seed)),
+                .repeat(self.num_epochs).enumerate() \
+                .map(lambda i, x: Batch(*batched_lr_hr(parse_patch_batch(x, p), p, s, self.seed,
+                                                       self._flip_key(i))),
                      num_parallel_calls=3) \
                 .prefetch(max(1, loader.prefetch_num // max(1, self.batch_size))) \
                 .with_options(_single_threaded_ops())
-            dataset = self._distribute(dataset)
+            dataset = self._distribute(seeded(dataset, self.seed))
         else:
             dataset = self._generator_dataset(batch_size)
         (lr, hr), initializer = initializable(dataset)
@@ -171,7 +173,12 @@ class Div2kPipeline(Pipeline):
         dataset = self._distribution.shard_records(1, dataset)  # patches of one stream
         return dataset.shuffle(loader.shuffle_num, seed=self.seed) \
             .prefetch(loader.prefetch_num).batch(batch_size).repeat(self.num_epochs) \
-            .map(lambda hr: tuple(batched_lr_hr(hr, p, s, self.seed)))
+            .enumerate().map(lambda i, hr: tuple(batched_lr_hr(hr, p, s, self.seed,
+                                                               self._flip_key(i))))
+
+    def _flip_key(self, index: tf.Tensor) -> tf.Tensor | None:
+        """The stateless key of the flips of batch ``index`` (None without a seed)."""
+        return None if self.seed is None else element_key(self.seed, index)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         if self.backend != "tfrecords":

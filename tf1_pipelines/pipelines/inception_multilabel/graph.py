@@ -14,6 +14,7 @@ import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.inputs import queue as queue_inputs
+from tf1_pipelines.inputs.seeds import sub_key
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.quiet_tf1 import quiet_tf1
 from tf1_pipelines.records.reader import iterate_records
@@ -81,11 +82,26 @@ def color_ordering_for_thread(thread_id: int) -> tuple[str, ...]:
     return COLOR_ORDERINGS[thread_id % 2]
 
 
+def _stateless_color_ops(key: tf.Tensor) -> dict[str, Any]:
+    """The colour distortions drawn statelessly from ``key`` (int64 [2]), one sub-key
+    per distortion: the same ranges as the stateful ones."""
+    return {
+        "brightness": lambda x, _: tf.image.stateless_random_brightness(
+            x, 32. / 255., sub_key(key, 10)),
+        "saturation": lambda x, _: tf.image.stateless_random_saturation(
+            x, 0.5, 1.5, sub_key(key, 11)),
+        "hue": lambda x, _: tf.image.stateless_random_hue(x, 0.2, sub_key(key, 12)),
+        "contrast": lambda x, _: tf.image.stateless_random_contrast(
+            x, 0.5, 1.5, sub_key(key, 13)),
+    }
+
+
 def distort_color(image: tf.Tensor, thread_id: int = 0, scope: str | None = None,
-                  seed: int | None = None) -> tf.Tensor:
+                  seed: int | None = None, key: tf.Tensor | None = None) -> tf.Tensor:
     """Random brightness, saturation, hue and contrast in the thread's order, then
-    a clip to [0, 1]. ``image``: float32 [h, w, 3] in [0, 1]."""
-    ops = {
+    a clip to [0, 1]. ``image``: float32 [h, w, 3] in [0, 1]. With ``key`` (int64
+    [2], see :mod:`tf1_pipelines.inputs.seeds`) every draw is stateless."""
+    ops = _stateless_color_ops(key) if key is not None else {
         "brightness": lambda x, s: tf1.image.random_brightness(x, max_delta=32. / 255., seed=s),
         "saturation": lambda x, s: tf1.image.random_saturation(x, lower=0.5, upper=1.5, seed=s),
         "hue": lambda x, s: tf1.image.random_hue(x, max_delta=0.2, seed=s),
@@ -100,7 +116,7 @@ def distort_color(image: tf.Tensor, thread_id: int = 0, scope: str | None = None
 
 def distort_image(image: tf.Tensor, height: int, width: int, thread_id: int = 0,
                   scope: str | None = None, bbox: tf.Tensor | None = None,
-                  seed: int | None = None) -> tf.Tensor:
+                  seed: int | None = None, key: tf.Tensor | None = None) -> tf.Tensor:
     """One training image: random crop, resize with method ``thread_id % 4``, random
     left-right flip, colour distortion in the order of ``thread_id % 2``.
 
@@ -108,24 +124,34 @@ def distort_image(image: tf.Tensor, height: int, width: int, thread_id: int = 0,
     in [0, 1]. The seed calls it ``distort_image(image, height, width,
     thread_id)``; ``bbox`` (float [1, boxes, 4], ymin xmin ymax xmax in 0..1)
     defaults to none, i.e. the whole image is the object, as in the original
-    when a record has no boxes. ``seed`` makes every random op repeatable.
+    when a record has no boxes. ``seed`` makes every random op repeatable; ``key``
+    (int64 [2]) draws every value statelessly instead (crop, flip, colours).
     """
     with tf1.name_scope(scope, "distort_image", [image, height, width]):
         if bbox is None:
             bbox = tf.zeros([1, 0, 4], dtype=tf.float32)
-        bbox_begin, bbox_size, _ = tf1.image.sample_distorted_bounding_box(
-            tf.shape(image), bounding_boxes=bbox, seed=_op_seed(seed, thread_id, 1),
-            min_object_covered=0.1, aspect_ratio_range=[0.75, 1.33], area_range=[0.05, 1.0],
-            max_attempts=100, use_image_if_no_bounding_boxes=True)
+        box_options: dict[str, Any] = dict(
+            bounding_boxes=bbox, min_object_covered=0.1, aspect_ratio_range=[0.75, 1.33],
+            area_range=[0.05, 1.0], max_attempts=100, use_image_if_no_bounding_boxes=True)
+        if key is None:
+            bbox_begin, bbox_size, _ = tf1.image.sample_distorted_bounding_box(
+                tf.shape(image), seed=_op_seed(seed, thread_id, 1), **box_options)
+        else:
+            bbox_begin, bbox_size, _ = tf.image.stateless_sample_distorted_bounding_box(
+                tf.shape(image), seed=sub_key(key, 1), **box_options)
         distorted_image = tf.slice(image, bbox_begin, bbox_size)
         # Four TF1 resize methods, picked round robin by thread; the aspect ratio
         # is not kept.
         distorted_image = tf1.image.resize_images(distorted_image, [height, width],
                                                   method=resize_method_for_thread(thread_id))
         distorted_image.set_shape([height, width, 3])
-        distorted_image = tf1.image.random_flip_left_right(distorted_image,
-                                                           seed=_op_seed(seed, thread_id, 2))
-        return distort_color(distorted_image, thread_id, seed=seed)
+        if key is None:
+            distorted_image = tf1.image.random_flip_left_right(
+                distorted_image, seed=_op_seed(seed, thread_id, 2))
+        else:
+            distorted_image = tf.image.stateless_random_flip_left_right(
+                distorted_image, sub_key(key, 2))
+        return distort_color(distorted_image, thread_id, seed=seed, key=key)
 
 
 def eval_image(image: tf.Tensor, height: int, width: int, scope: str | None = None) -> tf.Tensor:

@@ -12,6 +12,7 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.seeds import element_key, seeded
 from tf1_pipelines.options import (
     check_bool,
     check_path,
@@ -216,8 +217,9 @@ class InceptionMultilabelPipeline(Pipeline):
         if self.train:
             thread_id = tf.cast(index % self.num_preprocess_threads, tf.int32)
             # Only thread_id % 4 matters (resize method; colour order is % 2).
+            key = None if self.seed is None else element_key(self.seed, index)
             branches = [functools.partial(distort_image, image, height, width, k,
-                                          seed=self.seed) for k in range(4)]
+                                          seed=self.seed, key=key) for k in range(4)]
             image = tf.switch_case(thread_id % 4, branches)
             image.set_shape([height, width, 3])
         else:
@@ -241,7 +243,7 @@ class InceptionMultilabelPipeline(Pipeline):
                                           num_parallel_calls=self.num_preprocess_threads)
         drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
         batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
-        return self._distribute(batches.prefetch(2), drop)
+        return self._distribute(seeded(batches.prefetch(2), self.seed), drop)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name

@@ -217,22 +217,25 @@ class TFRecordDataset:
                     repeat: bool = True, shuffle_mb: int = 4096, prefetch_mb: int = 2048,
                     buffer_mb: int = 256, num_threads: int = 2,
                     minibatch_in: tf.Tensor | None = None,
-                    shard: tuple[int, int] = (1, 0)) -> TFRecordDataset:
+                    shard: tuple[int, int] = (1, 0),
+                    seed: int | None = None) -> TFRecordDataset:
         """Build the graph side for an already inspected directory (no file reads,
         no session use); ``minibatch_in`` replaces the int64 [] batch-size placeholder;
-        ``shard=(n, k)`` keeps images ``k, k + n, ...`` of each LOD (and their labels)."""
+        ``shard=(n, k)`` keeps images ``k, k + n, ...`` of each LOD (and their labels);
+        ``seed`` fixes the shuffles (None: fresh each run, as the original)."""
         check_reader_options(repeat, shuffle_mb, prefetch_mb, buffer_mb, num_threads)
         dataset = cls.__new__(cls)
         dataset._shard = shard
         dataset._setup(layout, repeat, shuffle_mb, prefetch_mb, buffer_mb, num_threads,
-                       minibatch_in, load_labels_now=False)
+                       minibatch_in, load_labels_now=False, seed=seed)
         return dataset
 
     @quiet_tf1
     def _setup(self, layout: DatasetLayout, repeat: bool, shuffle_mb: int, prefetch_mb: int,
                buffer_mb: int, num_threads: int, minibatch_in: tf.Tensor | None = None,
-               load_labels_now: bool = True) -> None:
+               load_labels_now: bool = True, seed: int | None = None) -> None:
         self.layout = layout
+        self._seed = seed
         self.tfrecord_dir = layout.tfrecord_dir
         self.resolution = layout.resolution
         self.resolution_log2 = layout.resolution_log2
@@ -304,7 +307,8 @@ class TFRecordDataset:
         epoch = self.layout.num_images if max_images is None else \
             min(self.layout.num_images, max_images)
         if shuffle_mb > 0:
-            dset = dset.shuffle(max(1, min(buffer_items(shuffle_mb, bytes_per_item), epoch)))
+            dset = dset.shuffle(max(1, min(buffer_items(shuffle_mb, bytes_per_item), epoch)),
+                                seed=self._seed)
         if repeat:
             dset = dset.repeat()
         if prefetch_mb > 0:

@@ -42,6 +42,7 @@ class StyleganLodPipeline(Pipeline):
     Options: ``tfrecord_dir`` (a ``create_from_images`` export; default: the embedded
     photographs at 256x256 with one-hot labels of the 10 source photographs),
     ``batch_size``, ``lod`` (``int(np.floor(lod))`` as the original; must exist) and
+    ``seed`` (None: fresh shuffles; an int: the same batches in every process) and
     every :class:`TFRecordDataset` argument with its default (``max_label_size=0``
     means no labels: ``labels`` is [B, 0]). ``configure(batch_size=, lod=)`` runs
     the chosen LOD's initializer only when something changed; that restarts the
@@ -63,7 +64,8 @@ class StyleganLodPipeline(Pipeline):
                  resolution: int | None = None, label_file: str | None = None,
                  max_label_size: int | str = 0, max_images: int | None = None,
                  repeat: bool = True, shuffle_mb: int = 4096, prefetch_mb: int = 2048,
-                 buffer_mb: int = 256, num_threads: int = 2, **pipeline_options: Any) -> None:
+                 buffer_mb: int = 256, num_threads: int = 2, seed: int | None = None,
+                 **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
         self._distribution.refuse_service("its labels are a variable of this process's "
                                           "session (as the seed's), which service workers "
@@ -75,7 +77,8 @@ class StyleganLodPipeline(Pipeline):
         warn_if_buffers_too_big(self.layout, shuffle_mb, prefetch_mb)
         self._reader_options = {"repeat": repeat, "shuffle_mb": shuffle_mb,
                                 "prefetch_mb": prefetch_mb, "buffer_mb": buffer_mb,
-                                "num_threads": num_threads}
+                                "num_threads": num_threads, "seed": seed}
+        self.seed = seed
         self.dataset: TFRecordDataset | None = None
         self._declare_setting("lod", self._check_lod(lod))
         channels, labels = self.layout.shape[0], self.layout.labels

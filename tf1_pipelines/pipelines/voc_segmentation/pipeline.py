@@ -12,6 +12,7 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.seeds import seeded
 from tf1_pipelines.options import (
     check_bool,
     check_non_negative_int,
@@ -175,7 +176,7 @@ class VocSegmentationPipeline(Pipeline):
         dataset = dataset.shuffle(self.capacity, seed=self.seed)
         drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
         batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
-        return self._distribute(batches.prefetch(1), drop)
+        return self._distribute(seeded(batches.prefetch(1), self.seed), drop)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name

@@ -1,0 +1,210 @@
+"""Where a ``tf.data`` pipeline stands in its data, saved and restored.
+
+The position of a TF1 iterator (its shuffle buffers, epoch counters, element
+counters and the dataset graph itself) is a ``SaveableObject``
+(``make_saveable_from_iterator``). Building a pipeline puts one per iterator into
+the graph's ``SAVEABLE_OBJECTS`` collection, so a ``tf.compat.v1.train.Saver()``
+the user builds afterwards saves and restores the input position with the model.
+:func:`save_state` / :func:`restore_state` do the same on their own, into a folder::
+
+    <path>/header.json      pipeline name, options and settings, checked on restore
+    <path>/iterator.index   the iterators' checkpoint (TF's format)
+    <path>/iterator.data-00000-of-00001
+
+written under a temporary name and renamed when complete.
+
+What cannot be saved is refused with :class:`ConfigError` naming the ``dataset``
+backend: queue runners (their queues live in the session, filled by threads),
+Python generators and ``py_func`` maps (Python state TF cannot serialize), and
+feed_dict inputs (the position is in the user's Python code).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
+
+tf1 = tf.compat.v1
+
+HEADER = "header.json"
+PREFIX = "iterator"
+FORMAT = 1
+_ITERATOR_OPS = ("IteratorV2", "Iterator", "OneShotIterator", "MultiDeviceIterator")
+_PYTHON_OPS = ("PyFunc", "EagerPyFunc", "PyFuncStateless")
+#: Public attributes of a pipeline that do not change which batches come next.
+_NOT_POSITION = frozenset({"stall_timeout"})
+
+
+@dataclass
+class InputState:
+    """What a build made to save its position: one saveable per iterator, and why
+    the position cannot be saved (None when it can)."""
+
+    saveables: list[Any]
+    refusal: str | None
+    saver: Any = None  # a Saver over ``saveables``, built on first save/restore
+
+
+class _IteratorHandle:
+    """The one attribute of an iterator that ``make_saveable_from_iterator`` reads."""
+
+    def __init__(self, resource: tf.Tensor) -> None:
+        self._iterator_resource = resource
+
+
+def collect(graph: tf.Graph, first_op: int, pipeline: Any) -> InputState:
+    """Make a saveable of every iterator the build added to ``graph`` (ops from
+    index ``first_op`` on) and register it in ``SAVEABLE_OBJECTS`` unless the input
+    cannot be saved. Stateful random ops (unseeded crops and flips) are left out of
+    the state (a resume draws fresh values); with a seed, every draw is stateless."""
+    new_ops = graph.get_operations()[first_op:]
+    refusal = _refusal(graph, new_ops, pipeline)
+    iterators = [op for op in new_ops if op.type in _ITERATOR_OPS]
+    if refusal is None and not iterators:
+        refusal = "it has no tf.data iterator"
+    if refusal is not None:
+        return InputState([], refusal)
+    policy = "fail" if getattr(pipeline, "seed", None) is not None else "ignore"
+    with graph.as_default(), no_deprecation_warnings():
+        saveables = [tf1.data.experimental.make_saveable_from_iterator(
+            _IteratorHandle(op.outputs[0]), external_state_policy=policy) for op in iterators]
+        for saveable in saveables:
+            graph.add_to_collection(tf1.GraphKeys.SAVEABLE_OBJECTS, saveable)
+    return InputState(saveables, None)
+
+
+def _refusal(graph: tf.Graph, new_ops: list[tf.Operation], pipeline: Any) -> str | None:
+    """Why this build's input position cannot be saved, or None."""
+    if any(op.type.endswith("QueueV2") for op in new_ops):
+        return "its queues are filled by reader threads and live only in the session"
+    if any(node.op in _PYTHON_OPS for function in _function_defs(graph)
+           for node in function.node_def):
+        return "its tf.data pipeline calls Python (a generator or py_func)"
+    return None
+
+
+def _function_defs(graph: tf.Graph) -> list[Any]:
+    """The FunctionDefs of the graph's functions (tf.data's map and generator
+    functions among them). Read from the graph's function table: ``as_graph_def()``
+    would also copy every constant, up to 1 GB for the ``constant`` pipeline."""
+    functions = getattr(graph, "_functions", None)
+    if functions is None:
+        return list(graph.as_graph_def().library.function)
+    return [getattr(f, "cached_definition", None) or f.definition for f in functions.values()]
+
+
+def header(pipeline: Any) -> dict[str, Any]:
+    """The pipeline's name, JSON-able public options and settings: what must match
+    for a saved position to mean the same batches."""
+    options = {key: value for key, value in sorted(vars(pipeline).items())
+               if not key.startswith("_") and key not in _NOT_POSITION and _plain(value)}
+    return {"format": FORMAT, "pipeline": pipeline.name, "options": options,
+            "settings": pipeline.settings}
+
+
+def _plain(value: Any) -> bool:
+    """True for values that survive JSON as they are (scalars, lists of them)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return not isinstance(value, float) or np.isfinite(value)
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) and not isinstance(v, (list, tuple)) for v in value)
+    return False
+
+
+def check_header(saved: dict[str, Any], current: dict[str, Any], path: str) -> None:
+    """ConfigError naming the first option or setting that differs."""
+    if saved.get("format") != FORMAT:
+        raise ConfigError(f"{path}: state format {saved.get('format')!r} is not {FORMAT}")
+    if saved.get("pipeline") != current["pipeline"]:
+        raise ConfigError(f"{path} holds the state of pipeline {saved.get('pipeline')!r}, "
+                          f"not {current['pipeline']!r}")
+    for part in ("settings", "options"):
+        old, new = saved.get(part, {}), current[part]
+        for key in sorted(set(old) | set(new)):
+            if _jsonable(old.get(key)) != _jsonable(new.get(key)):
+                hint = f"; configure({key}={old.get(key)!r}) first" if part == "settings" else ""
+                raise ConfigError(f"{path} was saved with {key}={old.get(key)!r}, this "
+                                  f"pipeline has {key}={new.get(key)!r}{hint}")
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def refuse_if_unsaveable(pipeline: Any, state: InputState) -> None:
+    """ConfigError saying why the position cannot be saved, naming the way."""
+    if state.refusal is not None:
+        backend = getattr(pipeline, "backend", None)
+        where = f" (backend={backend!r})" if backend is not None else ""
+        raise ConfigError(f"{pipeline.name}{where} cannot save its input position: "
+                          f"{state.refusal}; load it with backend='dataset' (tf.data, "
+                          "stateless or saved randomness) to save and resume mid-epoch")
+
+
+def _saver(graph: tf.Graph, state: InputState) -> Any:
+    if state.saver is None:
+        with graph.as_default():
+            state.saver = tf1.train.Saver(var_list=state.saveables, sharded=False,
+                                          save_relative_paths=True)
+    return state.saver
+
+
+def save(pipeline: Any, state: InputState, sess: Any, path: str) -> None:
+    """Write the position of the pipeline's iterators in ``sess`` to folder ``path``
+    (replacing a folder this function wrote before), atomically."""
+    refuse_if_unsaveable(pipeline, state)
+    saver = _saver(sess.graph, state)
+    path = os.path.abspath(os.fspath(path))
+    parent = os.path.dirname(path)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=os.path.basename(path) + ".partial-", dir=parent)
+    try:
+        with sess.graph.as_default():  # a Saver run outside its graph builds eager ops
+            saver.save(sess, os.path.join(tmp, PREFIX), write_meta_graph=False,
+                       write_state=False)
+        with open(os.path.join(tmp, HEADER), "w", encoding="utf-8") as f:
+            json.dump(header(pipeline), f, indent=1, sort_keys=True)
+        _replace(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _replace(tmp: str, path: str) -> None:
+    """Rename folder ``tmp`` to ``path``; an older state there (a folder with our
+    header) is moved aside first and removed after; anything else is refused."""
+    if not os.path.exists(path):
+        os.rename(tmp, path)
+        return
+    if not os.path.isfile(os.path.join(path, HEADER)):
+        raise ConfigError(f"{path} exists and is not a saved pipeline state; "
+                          "give a new path")
+    old = tempfile.mkdtemp(prefix=os.path.basename(path) + ".old-", dir=os.path.dirname(path))
+    os.rename(path, os.path.join(old, "state"))
+    os.rename(tmp, path)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def restore(pipeline: Any, state: InputState, sess: Any, path: str) -> None:
+    """Put the pipeline's iterators in ``sess`` where they stood when ``path`` was
+    saved; ConfigError when the header does not match this pipeline."""
+    refuse_if_unsaveable(pipeline, state)
+    path = os.fspath(path)
+    header_file = os.path.join(path, HEADER)
+    if not os.path.isfile(header_file):
+        raise ConfigError(f"{path} is not a saved pipeline state (no {HEADER})")
+    with open(header_file, encoding="utf-8") as f:
+        saved = json.load(f)
+    check_header(saved, header(pipeline), path)
+    saver = _saver(sess.graph, state)
+    with sess.graph.as_default():
+        saver.restore(sess, os.path.join(path, PREFIX))
