@@ -14,6 +14,7 @@ from tf1_pipelines.options import (
     check_number,
     check_path,
     check_positive_int,
+    check_seed,
     checked_options,
     optional,
 )
@@ -59,7 +60,7 @@ class StyleganLodPipeline(Pipeline):
                      max_label_size=check_max_label_size, max_images=optional(check_positive_int),
                      repeat=check_bool, shuffle_mb=check_non_negative_int,
                      prefetch_mb=check_non_negative_int, buffer_mb=check_non_negative_int,
-                     num_threads=check_positive_int)
+                     num_threads=check_positive_int, seed=check_seed)
     def __init__(self, tfrecord_dir: str | None = None, batch_size: int = 16, lod: float = 0,
                  resolution: int | None = None, label_file: str | None = None,
                  max_label_size: int | str = 0, max_images: int | None = None,
