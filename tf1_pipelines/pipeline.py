@@ -38,7 +38,6 @@ import tensorflow as tf
 from tf1_pipelines import state as input_state
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
-from tf1_pipelines.inputs.distribute import OPTIONS as DISTRIBUTION_OPTIONS
 from tf1_pipelines.inputs.distribute import Distribution
 from tf1_pipelines.options import (
     check_instance,
@@ -223,10 +222,10 @@ class Pipeline:
 
     def __init__(self, *, batch_size: int, graph: tf.Graph | None = None,
                  stall_timeout: float = 60.0, join_timeout: float = 10.0,
-                 session_config: Any = None, **unknown: Any) -> None:
-        distribution = {k: unknown.pop(k) for k in DISTRIBUTION_OPTIONS if k in unknown}
-        reject_unknown_options(f"pipeline {self.name!r}", unknown,
-                               [*option_names(type(self)), *DISTRIBUTION_OPTIONS])
+                 session_config: Any = None, num_shards: int = 1, shard_index: int = 0,
+                 service: str | None = None, processing_mode: str = "distributed_epoch",
+                 job_name: str | None = None, **unknown: Any) -> None:
+        reject_unknown_options(f"pipeline {self.name!r}", unknown, option_names(type(self)))
         self._settings: dict[str, Any] = {"batch_size": check_positive_int("batch_size", batch_size)}
         self._graph = check_instance("graph", graph, tf.Graph, "a tf.Graph")
         self.stall_timeout = check_seconds("stall_timeout", stall_timeout)
@@ -234,7 +233,8 @@ class Pipeline:
         check_instance("session_config", session_config, tf1.ConfigProto, "a tf1 ConfigProto")
         self._session_config = session_config
         # num_shards, shard_index, service, processing_mode, job_name (inputs.distribute)
-        self._distribution = Distribution.checked(**distribution)
+        self._distribution = Distribution.checked(num_shards, shard_index, service,
+                                                  processing_mode, job_name)
         self._built: _Built | None = None
         self._building: _BuildRecord | None = None  # set only while _build runs
         self._runs = _Runs(join_timeout, self.name)

@@ -34,12 +34,12 @@ def add_serve_parser(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run tf.data service servers (dispatcher, worker)")
     kinds = serve.add_subparsers(dest="serve_kind", required=True)
     dispatcher = kinds.add_parser("dispatcher", help="the dispatcher that hands out work")
-    dispatcher.add_argument("--port", type=int, required=True, help="port to listen on")
+    dispatcher.add_argument("--port", type=int, required=True, help="port to listen on (required)")
     dispatcher.add_argument("--work-dir", default=None,
                             help="journal folder: fault-tolerant mode (default: none)")
     _add_timing(dispatcher, worker=False)
     worker = kinds.add_parser("worker", help="a worker that runs the pipelines' datasets")
-    worker.add_argument("--dispatcher", required=True, help="HOST:PORT of the dispatcher")
+    worker.add_argument("--dispatcher", required=True, help="HOST:PORT of the dispatcher (required)")
     worker.add_argument("--port", type=int, default=0, help="port (default: any free one)")
     worker.add_argument("--worker-address", default=None,
                         help="host name consumers reach this worker by (default: this "

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import tf1_pipelines as tp
 from tf1_pipelines import options
 from tf1_pipelines.errors import ConfigError, ConfigTypeError
+from tf1_pipelines.inputs import distribute
 from tf1_pipelines.inputs.feed import check_arrays
 from tf1_pipelines.options import MAX_INT, MAX_SEED, option_names
 from tf1_pipelines.registry import pipeline_class
@@ -85,7 +86,20 @@ BASE_CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "graph": lambda n, v: options.check_instance(n, v, tf.Graph, "a tf.Graph"),
     "session_config": lambda n, v: options.check_instance(n, v, tf.compat.v1.ConfigProto,
                                                           "a ConfigProto"),
+    # The shard and service options (inputs.distribute), each with the others at
+    # their defaults: one shard, so shard_index 0 only; no service, so no job_name.
+    "num_shards": options.check_positive_int,
+    "shard_index": lambda n, v: options.check_int_in_range(n, v, 0, 0),
+    "service": options.optional(distribute.check_service_address),
+    "processing_mode": options.choice_of(*distribute.PROCESSING_MODES),
+    "job_name": lambda n, v: job_name_without_service(n, v),
 }
+
+
+def job_name_without_service(name: str, value: Any) -> None:
+    """The job_name check with no service given: only None passes."""
+    if distribute.check_job_name(name, value) is not None:
+        raise ConfigError(f"{name} {value!r} needs service=")
 
 
 def checks_of(name: str) -> dict[str, Callable[[str, Any], Any]]:

@@ -12,6 +12,7 @@ import pytest
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import ConfigError, ConfigTypeError
+from tf1_pipelines.inputs.distribute import OPTIONS as DISTRIBUTION_OPTIONS
 from tf1_pipelines.options import option_names
 from tf1_pipelines.registry import pipeline_class
 
@@ -83,7 +84,8 @@ def test_every_option_is_checked_before_anything_is_read(name: str) -> None:
     the rest (batch_size, graph, stall_timeout, join_timeout, session_config)."""
     cls = pipeline_class(name)
     checked = set(cls.__init__.option_checks) | {"batch_size", "graph", "stall_timeout",
-                                                 "join_timeout", "session_config"}
+                                                 "join_timeout", "session_config",
+                                                 *DISTRIBUTION_OPTIONS}
     assert set(option_names(cls)) == checked
 
 

@@ -30,7 +30,9 @@ def test_every_argument_has_help_with_its_default(parser: argparse.ArgumentParse
     for where, action in found:
         name = f"{where} {action.option_strings or action.dest}"
         assert action.help and action.help != argparse.SUPPRESS, name
-        if action.option_strings:  # an option: its default is shown
+        if action.option_strings and action.required:  # a required option
+            assert "(required)" in action.help, name
+        elif action.option_strings:  # an option: its default is shown
             assert "(default: " in action.help, name
         else:  # a positional argument: there is none
             assert "(required)" in action.help, name

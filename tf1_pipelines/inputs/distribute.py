@@ -34,7 +34,8 @@ from urllib.parse import urlsplit
 import numpy as np
 import tensorflow as tf
 
-from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.errors import ConfigError, ConfigTypeError
+from tf1_pipelines.options import check_choice, check_int_in_range, check_positive_int, show
 
 PROCESSING_MODES = ("distributed_epoch", "parallel_epochs")
 PROTOCOL = "grpc"
@@ -45,30 +46,34 @@ T = TypeVar("T")
 OPTIONS = ("num_shards", "shard_index", "service", "processing_mode", "job_name")
 
 
-def distribution_options(pipeline: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` if every name is one of :data:`OPTIONS`; ConfigError naming the
-    first unknown one otherwise (a misspelt keyword must not pass silently)."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise ConfigError(f"{pipeline} has no option {unknown[0]!r}; the pipeline options "
-                          f"are its own, graph, stall_timeout, join_timeout, session_config "
-                          f"and {', '.join(OPTIONS)}")
-    return options
-
-
-def check_service_address(service: Any) -> str:
-    """``service`` as given if it reads ``grpc://host:port``; ConfigError otherwise."""
+def check_service_address(name: str, service: Any) -> str:
+    """``service`` as given if it reads ``grpc://host:port``; ConfigTypeError for a
+    value that is not a string, ConfigError for a string of another form."""
     if not isinstance(service, str):
-        raise ConfigError(f"service must be a string 'grpc://host:port', got {service!r}")
+        raise ConfigTypeError(f"{name} must be a string 'grpc://host:port', got "
+                              f"{show(service)} ({type(service).__name__})")
     parts = urlsplit(service)
     try:
         port = parts.port
     except ValueError:
         port = None
     if parts.scheme != PROTOCOL or not parts.hostname or port is None or parts.path:
-        raise ConfigError(f"service must look like 'grpc://host:port' (a dispatcher's "
-                          f"address), got {service!r}")
+        raise ConfigError(f"{name} must look like 'grpc://host:port' (a dispatcher's "
+                          f"address), got {show(service)}")
     return service
+
+
+def check_job_name(name: str, value: Any) -> str | None:
+    """``value`` if it is None or a non-empty string; ConfigTypeError for another
+    type, ConfigError for an empty string."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigTypeError(f"{name} must be a non-empty string or None, got "
+                              f"{show(value)} ({type(value).__name__})")
+    if not value:
+        raise ConfigError(f"{name} must be a non-empty string or None, got ''")
+    return value
 
 
 @dataclass(frozen=True)
@@ -85,25 +90,17 @@ class Distribution:
     def checked(cls, num_shards: Any = 1, shard_index: Any = 0, service: Any = None,
                 processing_mode: Any = "distributed_epoch", job_name: Any = None
                 ) -> Distribution:
-        """A Distribution after checking every option (ConfigError naming the option)."""
-        for name, value in (("num_shards", num_shards), ("shard_index", shard_index)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise ConfigError(f"{name} must be a whole number, got {value!r}")
-        if num_shards < 1:
-            raise ConfigError(f"num_shards must be >= 1, got {num_shards}")
-        if not 0 <= shard_index < num_shards:
-            raise ConfigError(f"shard_index {shard_index} must be in 0..{num_shards - 1} "
-                              f"(num_shards {num_shards})")
+        """A Distribution after checking every option: ConfigError naming the option
+        (ConfigTypeError, also a TypeError, for a value of the wrong type)."""
+        num_shards = check_positive_int("num_shards", num_shards)
+        shard_index = check_int_in_range("shard_index", shard_index, 0, num_shards - 1)
         if service is not None:
-            check_service_address(service)
-        if processing_mode not in PROCESSING_MODES:
-            raise ConfigError(f"processing_mode must be one of {PROCESSING_MODES}, "
-                              f"got {processing_mode!r}")
-        if job_name is not None and (not isinstance(job_name, str) or not job_name):
-            raise ConfigError(f"job_name must be a non-empty string or None, got {job_name!r}")
+            check_service_address("service", service)
+        processing_mode = check_choice("processing_mode", processing_mode, PROCESSING_MODES)
+        job_name = check_job_name("job_name", job_name)
         if job_name is not None and service is None:
             raise ConfigError(f"job_name {job_name!r} needs service='grpc://host:port'")
-        return cls(int(num_shards), int(shard_index), service, str(processing_mode), job_name)
+        return cls(num_shards, shard_index, service, processing_mode, job_name)
 
     # ------------------------------------------------------------------- shards
     @property
