@@ -19,6 +19,7 @@ from tf1_pipelines.image.patches import grid_patches, list_images, luma_uint8, r
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.records.features import bytes_feature, example
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import AtomicRecordWriters, save_count
 
 SHARD_NAME = "data%d.tfrecords"
@@ -91,3 +92,9 @@ def cached_records(data_dir: str | None = None, patch_size: int = 96,
     if not glob.glob(os.path.join(tfrecord_dir, "*.tfrecords")):
         write_patch_records(list_images(data_dir), tfrecord_dir, patch_size, tfrecord_num)
     return tfrecord_dir
+
+
+def patch_record_spec(patch_size: int) -> RecordSpec:
+    """What each record holds: ``gt``, one bytes value of ``patch_size ** 2`` bytes
+    (a uint8 [p, p] luma patch)."""
+    return {"gt": FeatureSpec("bytes", 1, patch_size * patch_size)}

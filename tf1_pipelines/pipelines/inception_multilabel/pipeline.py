@@ -14,6 +14,7 @@ from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.pipeline import Pipeline
+from tf1_pipelines.records.verify import require_records
 from tf1_pipelines.records.reader import iterate_records
 
 from .graph import (
@@ -129,6 +130,7 @@ class InceptionMultilabelPipeline(Pipeline):
         images = FieldSpec("float32", (None, found.height, found.width, 3), "NHWC", (-1.0, 1.0))
         self.FIELDS = dict(self.FIELDS, images=images)
         self.files = found.data_files()
+        require_records(self.files)
         self.dataset = PinnedDataset(found, self.files)
         self.semantic_level_settings = self._level_settings(semantic_level_settings, data_dir)
 

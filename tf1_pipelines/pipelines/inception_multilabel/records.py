@@ -27,6 +27,7 @@ from tf1_pipelines.records.features import (
     int64_feature,
 )
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
 
 LABEL_PREFIX = "image/label/"
@@ -226,6 +227,15 @@ def _record_features(record: bytes) -> Any:
     return tf.train.Example.FromString(record).features.feature
 
 
+def _require_int64(feature: tf.train.Feature, path: str, index: int, key: str) -> None:
+    """DataError naming file, record and field unless a label holds int64 values."""
+    kind = feature.WhichOneof("kind")
+    if kind != "int64_list":
+        got = "no values" if kind is None else f"{kind.removesuffix('_list')} values"
+        raise DataError(f"holds {got}, expected int64 (one-hot)", path=path, record=index,
+                        field=key)
+
+
 def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int]],
                  path: str = "<memory>", index: int = 0, decode_image: bool = True) -> None:
     """DataError naming file, record and field if the record lacks a key, holds the
@@ -240,6 +250,7 @@ def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int
         key = LABEL_PREFIX + level
         if key not in feature_map:
             raise DataError("missing feature", path=path, record=index, field=key)
+        _require_int64(feature_map[key], path, index, key)
         got = len(feature_map[key].int64_list.value)
         if got != num:
             raise DataError(f"holds {got} int64 values, but semantic_level_settings gives "
@@ -271,9 +282,24 @@ def infer_semantic_level_settings(files: Sequence[str]) -> list[tuple[str, int]]
     for path in files:
         for index, record in enumerate(iterate_records(path)):
             feature_map = _record_features(record)
+            for key in feature_map:
+                if key.startswith(LABEL_PREFIX):
+                    _require_int64(feature_map[key], path, index, key)
             levels = sorted((key[len(LABEL_PREFIX):], len(feature_map[key].int64_list.value))
                             for key in feature_map if key.startswith(LABEL_PREFIX))
             if not levels:
                 raise DataError(f"no {LABEL_PREFIX}<level> features", path=path, record=index)
             return levels
     raise DataError(f"no records in any of the {len(files)} files", path=os.path.dirname(files[0]))
+
+
+def record_spec(semantic_level_settings: Sequence[tuple[str, int]],
+                decode_image: bool = True) -> RecordSpec:
+    """What each record holds: one bytes ``image/encoded`` (a JPEG that decodes,
+    when ``decode_image``) and ``image/filename``, and per level ``(name, n)`` an
+    int64 ``image/label/<name>`` of n values (one-hot)."""
+    spec = {"image/encoded": FeatureSpec("bytes", image=decode_image),
+            "image/filename": FeatureSpec("bytes")}
+    for level, num in semantic_level_settings:
+        spec[LABEL_PREFIX + level] = FeatureSpec("int64", num)
+    return spec

@@ -15,6 +15,7 @@ from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.pipeline import Pipeline
+from tf1_pipelines.records.verify import require_records
 
 from .graph import (
     IMAGE_HEIGHT,
@@ -103,6 +104,7 @@ class VocSegmentationPipeline(Pipeline):
         check_batch_fits(self.batch_size, self.capacity, self.min_after_dequeue)
         self.seed = seed
         self.files = self._record_files(tfrecords, image_dir, mask_dir, num_shards)
+        require_records(self.files)
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)

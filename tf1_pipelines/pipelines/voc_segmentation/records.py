@@ -19,6 +19,7 @@ from tf1_pipelines.errors import DataError
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import AtomicRecordWriters
 
 TFRECORDS_FILENAME = "pascal_voc_segmentation.tfrecords"
@@ -246,3 +247,10 @@ def default_record_dir(pairs: Sequence[tuple[str, str]], num_shards: int) -> str
             key.update(f"{os.path.abspath(path)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
     key.update(f"n{num_shards}".encode())
     return os.path.join(sample_data.data_home(), "voc_records", key.hexdigest()[:16])
+
+
+#: What each record holds: one int64 ``height`` and ``width``, one bytes value each of
+#: ``image_raw`` (uint8 [h, w, 3]) and ``mask_raw`` (uint8 [h, w]); the byte counts
+#: depend on the record's own height and width and are checked by decode_record.
+RECORD_SPEC: RecordSpec = {"height": FeatureSpec("int64"), "width": FeatureSpec("int64"),
+                           "image_raw": FeatureSpec("bytes"), "mask_raw": FeatureSpec("bytes")}
