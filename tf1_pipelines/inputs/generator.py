@@ -2,12 +2,15 @@
 
 An exception raised inside a generator reaches the caller of ``sess.run`` as
 TensorFlow's ``InvalidArgumentError``, whose text embeds the Python traceback
-and names the file only deep inside it. :class:`GeneratorGuard` wraps the
-generator function: it keeps the first exception as a :class:`DataError`
-(naming the file the generator was reading, when it says so through
-:meth:`GeneratorGuard.reading`), and ends the generator with a one-line error
-so nothing long is printed; the pipeline then raises the kept DataError
-(:meth:`GeneratorGuard.error`).
+and names the file only deep inside it; TensorFlow's C++ side also logs that
+traceback twice on its way out. :class:`GeneratorGuard` wraps the generator
+function: it keeps the first exception as a :class:`DataError` (naming the file
+the generator was reading, when it says so through
+:meth:`GeneratorGuard.reading`) and ends the generator quietly, as if the data
+had ended (and ends every later call at once, so a ``repeat()`` ends too). The
+pipeline then raises the kept DataError (:meth:`GeneratorGuard.error`) in place
+of the end of data. A plain ``sess.run`` of the pipeline's tensors sees only the
+end of data: read through ``get_batch`` to get the error.
 """
 from __future__ import annotations
 
@@ -18,11 +21,6 @@ from typing import Generic, TypeVar
 from tf1_pipelines.errors import DataError
 
 T = TypeVar("T")
-
-
-class GeneratorFailed(Exception):
-    """Ends a guarded generator; its one-line message is what TensorFlow carries.
-    The full error is kept by the guard."""
 
 
 class GeneratorGuard(Generic[T]):
@@ -45,17 +43,14 @@ class GeneratorGuard(Generic[T]):
         self._path = path
 
     def __call__(self) -> Iterator[T]:
+        if self.error() is not None:
+            return  # failed before: every later epoch is empty, so repeat() ends
         try:
             yield from self._make(self)
-        except GeneratorExit:
-            raise
         except DataError as exc:
             self._keep(exc)
-            raise GeneratorFailed(str(exc)) from None
-        except Exception as exc:  # any failure of user data becomes a DataError
-            error = DataError(f"{self.what}: {type(exc).__name__}: {exc}", path=self._path)
-            self._keep(error)
-            raise GeneratorFailed(str(error)) from None
+        except Exception as exc:  # any failure reading user data becomes a DataError
+            self._keep(DataError(f"{self.what}: {type(exc).__name__}: {exc}", path=self._path))
 
     def _keep(self, error: DataError) -> None:
         with self._lock:

@@ -160,7 +160,11 @@ class Div2kPipeline(Pipeline):
             .prefetch(loader.prefetch_num).batch(batch_size).repeat(self.num_epochs) \
             .map(lambda hr: tuple(batched_lr_hr(hr, p, s, self.seed)))
 
+    def _deferred_error(self) -> DataError | None:
+        # The generator backend's generator ends early on a bad image; this is why.
+        return self._guard.error() if self._guard is not None else None
+
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
-        if self._guard is not None:  # the generator backend: what its generator raised
+        if self._guard is not None:
             return self._guard.error()
         return first_bad_record(self.tfrecord_files, patch_record_spec(self.loader.patch_size))
