@@ -11,7 +11,6 @@ from PIL import Image, UnidentifiedImageError
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.colour import img_to_uint8, rgb2ycbcr
 
-
 #: PIL modes read_rgb converts to RGB: 8-bit grayscale, palette, RGB, with or without alpha.
 _READ_RGB_MODES = ("1", "L", "P", "RGB", "RGBA", "LA", "PA")
 

@@ -14,8 +14,8 @@ from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.pipeline import Pipeline
-from tf1_pipelines.records.verify import require_records
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.verify import require_records
 
 from .graph import (
     EVAL_MEMORY_FACTOR,

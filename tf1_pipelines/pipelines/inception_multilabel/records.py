@@ -5,12 +5,13 @@ and the checks of the records in numpy (:func:`check_record`,
 :func:`verify_shards`, the ``semantic_level_settings`` the records hold)."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import io
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -237,9 +238,11 @@ def _require_int64(feature: tf.train.Feature, path: str, index: int, key: str) -
 
 
 def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int]],
-                 path: str = "<memory>", index: int = 0, decode_image: bool = True) -> None:
+                 path: str = "<memory>", index: int = 0, decode_image: bool = True,
+                 decoder: Callable[[bytes], str | None] | None = None) -> None:
     """DataError naming file, record and field if the record lacks a key, holds the
-    wrong kind or number of values, or (``decode_image``) its JPEG does not decode."""
+    wrong kind or number of values, or (``decode_image``) its JPEG does not decode
+    (by PIL, or by ``decoder``, which says why bytes do not decode, or None)."""
     feature_map = _record_features(record)
     for key in ("image/encoded", "image/filename"):
         if key not in feature_map:
@@ -256,23 +259,50 @@ def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int
             raise DataError(f"holds {got} int64 values, but semantic_level_settings gives "
                             f"{level!r} {num} classes", path=path, record=index, field=key)
     if decode_image:
+        encoded = feature_map["image/encoded"].bytes_list.value[0]
+        reason = decoder(encoded) if decoder is not None else None
+        if decoder is None:
+            try:
+                with Image.open(io.BytesIO(encoded)) as im:
+                    im.load()
+            except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+                reason = str(exc)
+        if reason is not None:
+            raise DataError(f"does not decode as an image ({reason})", path=path, record=index,
+                            field="image/encoded")
+
+
+@contextlib.contextmanager
+def tf_jpeg_decoder() -> Iterator[Callable[[bytes], str | None]]:
+    """A decoder for :func:`check_record` that runs TensorFlow's ``decode_jpeg``
+    (channels 3), as the graph does (PIL opens PNGs and JPEGs the graph refuses);
+    it returns the first line of TF's message, or None. Valid inside the block."""
+    with tf.Graph().as_default() as graph:
+        data = tf.compat.v1.placeholder(tf.string, [])
+        decoded = tf.image.decode_jpeg(data, channels=3)
+
+    def problem(encoded: bytes) -> str | None:
         try:
-            with Image.open(io.BytesIO(feature_map["image/encoded"].bytes_list.value[0])) as im:
-                im.load()
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-            raise DataError(f"does not decode as an image ({exc})", path=path, record=index,
-                            field="image/encoded") from exc
+            session.run(decoded, {data: encoded})
+        except tf.errors.OpError as exc:
+            return str(exc.message).splitlines()[0]
+        return None
+
+    with tf.compat.v1.Session(graph=graph) as session:
+        yield problem
 
 
 def verify_shards(files: Sequence[str], semantic_level_settings: Sequence[tuple[str, int]],
                   decode_images: bool = True) -> int:
-    """Check every record of ``files`` (CRC, keys, label lengths, JPEG); DataError on
-    the first bad one. Returns the record count."""
+    """Check every record of ``files`` (CRC, keys, label lengths, JPEG by the graph's
+    decoder); DataError on the first bad one. Returns the record count."""
     count = 0
-    for path in files:
-        for index, record in enumerate(iterate_records(path)):
-            check_record(record, semantic_level_settings, path, index, decode_images)
-            count += 1
+    with tf_jpeg_decoder() as decoder:
+        for path in files:
+            for index, record in enumerate(iterate_records(path)):
+                check_record(record, semantic_level_settings, path, index, decode_images,
+                             decoder)
+                count += 1
     return count
 
 
