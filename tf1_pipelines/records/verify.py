@@ -187,7 +187,7 @@ def first_record_error(paths: Sequence[str | os.PathLike[str]],
     """Check only the first record of each file (a cheap check at load, which
     catches a wrong layout and a cut header); the DataError or None. Files
     of zero bytes are skipped."""
-    for path in map(os.fspath, paths):
+    for path in [os.fspath(p) for p in paths]:
         if not os.path.isfile(path) or os.path.getsize(path) == 0:
             continue
         with no_deprecation_warnings():
@@ -206,7 +206,7 @@ def first_record_error(paths: Sequence[str | os.PathLike[str]],
 
 def require_records(paths: Sequence[str | os.PathLike[str]]) -> None:
     """DataError saying "no records" when every file is empty (zero bytes)."""
-    paths = [os.fspath(p) for p in paths]
-    if paths and all(os.path.isfile(p) and os.path.getsize(p) == 0 for p in paths):
-        where = os.path.dirname(paths[0]) if len(paths) > 1 else paths[0]
-        raise DataError(f"no records: all {len(paths)} TFRecord files are empty", path=where)
+    names = [os.fspath(p) for p in paths]
+    if names and all(os.path.isfile(p) and os.path.getsize(p) == 0 for p in names):
+        where = os.path.dirname(names[0]) if len(names) > 1 else names[0]
+        raise DataError(f"no records: all {len(names)} TFRecord files are empty", path=where)
