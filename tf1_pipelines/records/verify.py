@@ -35,12 +35,15 @@ class FeatureSpec:
     ``kind``: 'bytes', 'int64' or 'float'. ``length``: the number of values (None:
     any number, at least one). ``byte_length``: the size in bytes of each bytes
     value (None: any). ``image``: each bytes value must decode as an image (PIL).
+    ``source``: where ``length`` / ``byte_length`` come from, added to a message
+    about them (e.g. "patch_size 96").
     """
 
     kind: str
     length: int | None = 1
     byte_length: int | None = None
     image: bool = False
+    source: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -106,13 +109,14 @@ def check_feature(feature_map: Mapping[str, tf.train.Feature], key: str,
     if kind != _LISTS[spec.kind]:
         return f"holds {kind.removesuffix('_list')} values, expected {spec.kind}"
     values = getattr(feature, kind).value
+    source = f" ({spec.source})" if spec.source else ""
     if spec.length is not None and len(values) != spec.length:
-        return f"holds {len(values)} {spec.kind} values, expected {spec.length}"
+        return f"holds {len(values)} {spec.kind} values, expected {spec.length}{source}"
     if spec.length is None and not values:
         return f"holds no {spec.kind} values"
     for value in values if spec.kind == "bytes" else ():
         if spec.byte_length is not None and len(value) != spec.byte_length:
-            return f"holds {len(value)} bytes, expected {spec.byte_length}"
+            return f"holds {len(value)} bytes, expected {spec.byte_length}{source}"
         if spec.image:
             reason = _image_problem(value)
             if reason is not None:

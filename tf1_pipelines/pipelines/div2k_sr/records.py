@@ -97,4 +97,5 @@ def cached_records(data_dir: str | None = None, patch_size: int = 96,
 def patch_record_spec(patch_size: int) -> RecordSpec:
     """What each record holds: ``gt``, one bytes value of ``patch_size ** 2`` bytes
     (a uint8 [p, p] luma patch)."""
-    return {"gt": FeatureSpec("bytes", 1, patch_size * patch_size)}
+    return {"gt": FeatureSpec("bytes", 1, patch_size * patch_size,
+                              source=f"patch_size {patch_size}")}

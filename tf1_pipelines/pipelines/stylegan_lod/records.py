@@ -420,4 +420,4 @@ def record_spec(shape: Sequence[int]) -> RecordSpec:
     """What each record of a LOD file whose images are ``shape`` (CHW) holds: an
     int64 ``shape`` of 3 values and one bytes ``data`` of ``prod(shape)`` bytes."""
     return {"shape": FeatureSpec("int64", 3),
-            "data": FeatureSpec("bytes", 1, int(np.prod(shape)))}
+            "data": FeatureSpec("bytes", 1, int(np.prod(shape)), source=f"shape {list(shape)}")}
