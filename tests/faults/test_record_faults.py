@@ -221,7 +221,7 @@ def _check_case(subject: Subject, folder: str, target: str, read: list[str],
 
 
 @pytest.mark.timeout(120)
-@settings(max_examples=8)
+@settings(max_examples=16)
 @given(subject=st.sampled_from(SUBJECTS), file_index=st.integers(0, 1),
        fault=st.sampled_from(["truncate", "flip"]), fraction=st.floats(0.0, 1.0),
        xor=st.integers(1, 255))
@@ -239,7 +239,7 @@ def test_truncated_or_flipped_record_files(originals, tmp_path, fault_outcomes, 
 
 
 @pytest.mark.timeout(120)
-@settings(max_examples=8)
+@settings(max_examples=16)
 @given(subject=st.sampled_from(SUBJECTS), file_index=st.integers(0, 1),
        record=st.integers(0, 5), key_index=st.integers(0, 3),
        how=st.sampled_from(FEATURE_FAULTS))
@@ -275,7 +275,7 @@ def _odd_image(mode: str, height: int, width: int, cut: bool, fmt: str) -> bytes
 
 
 @pytest.mark.timeout(120)
-@settings(max_examples=20)
+@settings(max_examples=24)
 @given(mode=st.sampled_from(MODES), height=st.integers(1, 24), width=st.integers(1, 24),
        cut=st.booleans(), lr_method=st.sampled_from(["native", "py_func"]))
 def test_generator_odd_png_modes_and_sizes(tmp_path_factory, fault_outcomes, mode, height, width,
@@ -298,7 +298,7 @@ def test_generator_odd_png_modes_and_sizes(tmp_path_factory, fault_outcomes, mod
 
 
 @pytest.mark.timeout(120)
-@settings(max_examples=6)
+@settings(max_examples=10)
 @given(mode=st.sampled_from(MODES), height=st.integers(1, 24), width=st.integers(1, 24),
        cut=st.booleans(), fmt=st.sampled_from(["JPEG", "PNG"]),
        backend=st.sampled_from(["queue", "dataset"]))
