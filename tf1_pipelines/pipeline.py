@@ -309,6 +309,11 @@ class Pipeline:
         read the files again to find the bad record."""
         return None
 
+    def _deferred_error(self) -> DataError | None:
+        """A DataError kept aside by the input (e.g. a Python generator that ended
+        early on a bad file) to raise in place of the end of data or a stall."""
+        return None
+
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Check and normalise settings given to configure() (a fresh dict the
         override may change); raise ConfigError. Returns the settings to apply."""
@@ -616,6 +621,9 @@ class Pipeline:
 
     def _raise_reader_error(self, run: Run) -> None:
         """If a reader thread failed, raise its error (as DataError with the file)."""
+        deferred = self._deferred_error()
+        if deferred is not None:
+            raise deferred
         if not run.coordinator.should_stop():
             return
         try:

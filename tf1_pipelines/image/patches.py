@@ -11,6 +11,9 @@ from PIL import Image, UnidentifiedImageError
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.colour import img_to_uint8, rgb2ycbcr
 
+#: PIL modes read_rgb converts to RGB: 8-bit grayscale, palette, RGB, with or without alpha.
+_READ_RGB_MODES = ("1", "L", "P", "RGB", "RGBA", "LA", "PA")
+
 
 def list_images(directory: str | os.PathLike[str], pattern: str = "*.png") -> list[str]:
     """Sorted files matching ``pattern`` in ``directory``; DataError if missing or none."""
@@ -33,7 +36,7 @@ def read_rgb(path: str, min_size: int = 1) -> np.ndarray:
     """
     try:
         with Image.open(path) as im:
-            if im.mode not in ("1", "L", "P", "RGB", "RGBA", "LA", "PA"):
+            if im.mode not in _READ_RGB_MODES:
                 raise DataError(f"PIL mode {im.mode!r} is not an 8-bit grayscale/RGB(A) image",
                                 path=path)
             rgb = np.asarray(im.convert("RGB"))
@@ -69,3 +72,20 @@ def random_patch(image: np.ndarray, patch_size: int, rng: np.random.RandomState)
     h = rng.randint(image.shape[0] - p + 1)
     w = rng.randint(image.shape[1] - p + 1)
     return image[h:h + p, w:w + p]
+
+
+def check_image_header(path: str, min_size: int = 1) -> tuple[int, int]:
+    """Read only the header of an image file: DataError naming the file unless it is
+    an 8-bit image that :func:`read_rgb` takes, at least ``min_size`` on each side.
+    Returns its (height, width). Cheap: the pixels are not decoded."""
+    try:
+        with Image.open(path) as im:
+            mode, (width, height) = im.mode, im.size
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    if mode not in _READ_RGB_MODES:
+        raise DataError(f"PIL mode {mode!r} is not an 8-bit grayscale/RGB(A) image", path=path)
+    if height < min_size or width < min_size:
+        raise DataError(f"image is {height}x{width}, smaller than the patch size {min_size}",
+                        path=path)
+    return height, width

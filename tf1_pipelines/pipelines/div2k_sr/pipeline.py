@@ -12,16 +12,18 @@ from tf1_pipelines import sample_data
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.image.colour import rgb2ycbcr
-from tf1_pipelines.image.patches import list_images, random_patch, read_rgb
+from tf1_pipelines.image.patches import check_image_header, list_images, random_patch, read_rgb
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.generator import GeneratorGuard
 from tf1_pipelines.inputs.seeds import element_key, seeded
 from tf1_pipelines.options import check_path, check_positive_int, check_seed, checked_options, choice_of, optional
 from tf1_pipelines.pipeline import Pipeline
-from tf1_pipelines.records.reader import iterate_records, list_record_files
+from tf1_pipelines.records.reader import list_record_files
+from tf1_pipelines.records.verify import first_bad_record, first_record_error, require_records
 
 from .graph import LR_HR_ANY, batched_lr_hr, parse_one_example, parse_patch_batch
 from .legacy import LOADER_CHECKS, DataLoader
-from .records import cached_records, verify_patch_records
+from .records import cached_records, patch_record_spec
 
 tf1 = tf.compat.v1
 BACKENDS = ("tfrecords", "generator")
@@ -100,23 +102,24 @@ class Div2kPipeline(Pipeline):
                        "hr": FieldSpec("float32", (None, patch_size, patch_size, 1), "NHWC",
                                        (16 / 255, 235 / 255))}
         self.tfrecord_files: list[str] = []
+        self._guard: GeneratorGuard[Any] | None = None
         if backend == "tfrecords":
             self.tfrecord_files = self._record_files(data_dir, tfrecord_dir, tfrecord_num)
         else:
             self.loader.data_dir = data_dir or sample_data.div2k_like_dir()
-            list_images(self.loader.data_dir)  # fail now, not in a generator thread
+            for png in list_images(self.loader.data_dir):  # fail now, not in a generator
+                check_image_header(png, min_size=patch_size)
 
     def _record_files(self, data_dir: str | None, tfrecord_dir: str | None,
                       tfrecord_num: int) -> list[str]:
         if tfrecord_dir is None:
             tfrecord_dir = cached_records(data_dir, self.loader.patch_size, tfrecord_num)
         files = list_record_files(tfrecord_dir)
-        first = next(iterate_records(files[0]), None)
-        if first is not None:  # a wrong patch_size fails here, not deep in a graph
-            verify_one = tf.train.Example.FromString(first).features.feature
-            size = len(verify_one["gt"].bytes_list.value[0]) if "gt" in verify_one else -1
-            if size != self.loader.patch_size ** 2:
-                verify_patch_records(files[:1], self.loader.patch_size)
+        require_records(files)
+        # A wrong patch_size, a wrong layout or a cut header fails here, not in a graph.
+        error = first_record_error(files, patch_record_spec(self.loader.patch_size))
+        if error is not None:
+            raise error
         return files
 
     def _build(self) -> Batch:
@@ -156,20 +159,23 @@ class Div2kPipeline(Pipeline):
         loader, p, s = self.loader, self.loader.patch_size, self.loader.scale
         rng = np.random.RandomState(self.seed)
         if loader.lr_method == "py_func":
-            dataset = tf1.data.Dataset.from_generator(lambda: loader.get_generator(rng),
-                                                      output_signature=LR_HR_ANY)
+            self._guard = GeneratorGuard(lambda guard: loader.get_generator(rng),
+                                         f"{self.name} generator")
+            dataset = tf1.data.Dataset.from_generator(self._guard, output_signature=LR_HR_ANY)
             dataset = self._distribution.shard_records(1, dataset)  # patches of one stream
             return dataset.shuffle(loader.shuffle_num, seed=self.seed) \
                 .prefetch(loader.prefetch_num).batch(batch_size).repeat(self.num_epochs)
 
-        def hr_only() -> Iterator[np.ndarray]:
+        def hr_only(guard: GeneratorGuard[np.ndarray]) -> Iterator[np.ndarray]:
             for img_path in list_images(loader.data_dir):
+                guard.reading(img_path)
                 img = read_rgb(img_path, min_size=p)
                 for _ in range(loader.one_img_patch_num):
                     yield np.float32(rgb2ycbcr(random_patch(img, p, rng))[:, :, 0])
 
+        self._guard = GeneratorGuard(hr_only, f"{self.name} generator")
         dataset = tf1.data.Dataset.from_generator(
-            hr_only, output_signature=tf.TensorSpec([p, p], tf.float32))
+            self._guard, output_signature=tf.TensorSpec([p, p], tf.float32))
         dataset = self._distribution.shard_records(1, dataset)  # patches of one stream
         return dataset.shuffle(loader.shuffle_num, seed=self.seed) \
             .prefetch(loader.prefetch_num).batch(batch_size).repeat(self.num_epochs) \
@@ -180,11 +186,11 @@ class Div2kPipeline(Pipeline):
         """The stateless key of the flips of batch ``index`` (None without a seed)."""
         return None if self.seed is None else element_key(self.seed, index)
 
+    def _deferred_error(self) -> DataError | None:
+        # The generator backend's generator ends early on a bad image; this is why.
+        return self._guard.error() if self._guard is not None else None
+
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
-        if self.backend != "tfrecords":
-            return None
-        try:
-            verify_patch_records(self.tfrecord_files, self.loader.patch_size)
-        except DataError as found:
-            return found
-        return None
+        if self._guard is not None:
+            return self._guard.error()
+        return first_bad_record(self.tfrecord_files, patch_record_spec(self.loader.patch_size))

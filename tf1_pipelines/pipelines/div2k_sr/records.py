@@ -22,6 +22,7 @@ from tf1_pipelines.records.features import bytes_feature, example
 from tf1_pipelines.records.folder_lock import folder_lock
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.serialize import serialize
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import save_count
 
 SHARD_NAME = "data%d.tfrecords"
@@ -99,3 +100,10 @@ def cached_records(data_dir: str | None = None, patch_size: int = 96,
         if not glob.glob(os.path.join(tfrecord_dir, "*.tfrecords")):
             write_patch_records(list_images(data_dir), tfrecord_dir, patch_size, tfrecord_num)
     return tfrecord_dir
+
+
+def patch_record_spec(patch_size: int) -> RecordSpec:
+    """What each record holds: ``gt``, one bytes value of ``patch_size ** 2`` bytes
+    (a uint8 [p, p] luma patch)."""
+    return {"gt": FeatureSpec("bytes", 1, patch_size * patch_size,
+                              source=f"patch_size {patch_size}")}

@@ -24,6 +24,7 @@ from tf1_pipelines.options import (
 )
 from tf1_pipelines.pipeline import Pipeline
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.verify import require_records
 
 from .graph import (
     EVAL_MEMORY_FACTOR,
@@ -152,6 +153,7 @@ class InceptionMultilabelPipeline(Pipeline):
         images = FieldSpec("float32", (None, found.height, found.width, 3), "NHWC", (-1.0, 1.0))
         self.FIELDS = dict(self.FIELDS, images=images)
         self.files = found.data_files()
+        require_records(self.files)
         if self.backend == "queue":  # shards by file; no service (see inputs.distribute)
             self._distribution.require_file_level(len(self.files), "the queue backend")
             self._distribution.refuse_service("backend='queue' runs queue runners in this "

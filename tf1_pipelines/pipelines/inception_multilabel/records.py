@@ -5,13 +5,14 @@ and the checks of the records in numpy (:func:`check_record`,
 :func:`verify_shards`, the ``semantic_level_settings`` the records hold)."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import glob
 import io
 import os
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from tf1_pipelines.records.features import (
 )
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.serialize import serialize
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 
 LABEL_PREFIX = "image/label/"
 SUBSETS = ("train", "validation")
@@ -244,10 +246,21 @@ def _record_features(record: bytes) -> Any:
     return tf.train.Example.FromString(record).features.feature
 
 
+def _require_int64(feature: tf.train.Feature, path: str, index: int, key: str) -> None:
+    """DataError naming file, record and field unless a label holds int64 values."""
+    kind = feature.WhichOneof("kind")
+    if kind != "int64_list":
+        got = "no values" if kind is None else f"{kind.removesuffix('_list')} values"
+        raise DataError(f"holds {got}, expected int64 (one-hot)", path=path, record=index,
+                        field=key)
+
+
 def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int]],
-                 path: str = "<memory>", index: int = 0, decode_image: bool = True) -> None:
+                 path: str = "<memory>", index: int = 0, decode_image: bool = True,
+                 decoder: Callable[[bytes], str | None] | None = None) -> None:
     """DataError naming file, record and field if the record lacks a key, holds the
-    wrong kind or number of values, or (``decode_image``) its JPEG does not decode."""
+    wrong kind or number of values, or (``decode_image``) its JPEG does not decode
+    (by PIL, or by ``decoder``, which says why bytes do not decode, or None)."""
     feature_map = _record_features(record)
     for key in ("image/encoded", "image/filename"):
         if key not in feature_map:
@@ -258,28 +271,56 @@ def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int
         key = LABEL_PREFIX + level
         if key not in feature_map:
             raise DataError("missing feature", path=path, record=index, field=key)
+        _require_int64(feature_map[key], path, index, key)
         got = len(feature_map[key].int64_list.value)
         if got != num:
             raise DataError(f"holds {got} int64 values, but semantic_level_settings gives "
                             f"{level!r} {num} classes", path=path, record=index, field=key)
     if decode_image:
+        encoded = feature_map["image/encoded"].bytes_list.value[0]
+        reason = decoder(encoded) if decoder is not None else None
+        if decoder is None:
+            try:
+                with Image.open(io.BytesIO(encoded)) as im:
+                    im.load()
+            except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+                reason = str(exc)
+        if reason is not None:
+            raise DataError(f"does not decode as an image ({reason})", path=path, record=index,
+                            field="image/encoded")
+
+
+@contextlib.contextmanager
+def tf_jpeg_decoder() -> Iterator[Callable[[bytes], str | None]]:
+    """A decoder for :func:`check_record` that runs TensorFlow's ``decode_jpeg``
+    (channels 3), as the graph does (PIL opens PNGs and JPEGs the graph refuses);
+    it returns the first line of TF's message, or None. Valid inside the block."""
+    with tf.Graph().as_default() as graph:
+        data = tf.compat.v1.placeholder(tf.string, [])
+        decoded = tf.image.decode_jpeg(data, channels=3)
+
+    def problem(encoded: bytes) -> str | None:
         try:
-            with Image.open(io.BytesIO(feature_map["image/encoded"].bytes_list.value[0])) as im:
-                im.load()
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-            raise DataError(f"does not decode as an image ({exc})", path=path, record=index,
-                            field="image/encoded") from exc
+            session.run(decoded, {data: encoded})
+        except tf.errors.OpError as exc:
+            return str(exc.message).splitlines()[0]
+        return None
+
+    with tf.compat.v1.Session(graph=graph) as session:
+        yield problem
 
 
 def verify_shards(files: Sequence[str], semantic_level_settings: Sequence[tuple[str, int]],
                   decode_images: bool = True) -> int:
-    """Check every record of ``files`` (CRC, keys, label lengths, JPEG); DataError on
-    the first bad one. Returns the record count."""
+    """Check every record of ``files`` (CRC, keys, label lengths, JPEG by the graph's
+    decoder); DataError on the first bad one. Returns the record count."""
     count = 0
-    for path in files:
-        for index, record in enumerate(iterate_records(path)):
-            check_record(record, semantic_level_settings, path, index, decode_images)
-            count += 1
+    with tf_jpeg_decoder() as decoder:
+        for path in files:
+            for index, record in enumerate(iterate_records(path)):
+                check_record(record, semantic_level_settings, path, index, decode_images,
+                             decoder)
+                count += 1
     return count
 
 
@@ -289,9 +330,24 @@ def infer_semantic_level_settings(files: Sequence[str]) -> list[tuple[str, int]]
     for path in files:
         for index, record in enumerate(iterate_records(path)):
             feature_map = _record_features(record)
+            for key in feature_map:
+                if key.startswith(LABEL_PREFIX):
+                    _require_int64(feature_map[key], path, index, key)
             levels = sorted((key[len(LABEL_PREFIX):], len(feature_map[key].int64_list.value))
                             for key in feature_map if key.startswith(LABEL_PREFIX))
             if not levels:
                 raise DataError(f"no {LABEL_PREFIX}<level> features", path=path, record=index)
             return levels
     raise DataError(f"no records in any of the {len(files)} files", path=os.path.dirname(files[0]))
+
+
+def record_spec(semantic_level_settings: Sequence[tuple[str, int]],
+                decode_image: bool = True) -> RecordSpec:
+    """What each record holds: one bytes ``image/encoded`` (a JPEG that decodes,
+    when ``decode_image``) and ``image/filename``, and per level ``(name, n)`` an
+    int64 ``image/label/<name>`` of n values (one-hot)."""
+    spec = {"image/encoded": FeatureSpec("bytes", image=decode_image),
+            "image/filename": FeatureSpec("bytes")}
+    for level, num in semantic_level_settings:
+        spec[LABEL_PREFIX + level] = FeatureSpec("int64", num)
+    return spec

@@ -28,6 +28,7 @@ from tf1_pipelines.records.export import (
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.serialize import serialize
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
 
 
@@ -447,3 +448,10 @@ def inspect_tfrecord_dir(tfrecord_dir: str, resolution: int | None = None,
                          shape=[int(max_shape[0]), resolution, resolution],
                          num_images=num_images, max_images=max_images, label_file=label_file,
                          labels=labels)
+
+
+def record_spec(shape: Sequence[int]) -> RecordSpec:
+    """What each record of a LOD file whose images are ``shape`` (CHW) holds: an
+    int64 ``shape`` of 3 values and one bytes ``data`` of ``prod(shape)`` bytes."""
+    return {"shape": FeatureSpec("int64", 3),
+            "data": FeatureSpec("bytes", 1, int(np.prod(shape)), source=f"shape {list(shape)}")}

@@ -25,6 +25,7 @@ from tf1_pipelines.options import (
     optional,
 )
 from tf1_pipelines.pipeline import Pipeline
+from tf1_pipelines.records.verify import require_records
 
 from .graph import (
     IMAGE_HEIGHT,
@@ -126,6 +127,7 @@ class VocSegmentationPipeline(Pipeline):
             self._distribution.require_file_level(len(self.files), "the queue backend")
             self._distribution.refuse_service("backend='queue' runs queue runners in this "
                                               "process; use backend='dataset'")
+        require_records(self.files)
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)

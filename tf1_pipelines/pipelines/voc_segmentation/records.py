@@ -24,6 +24,7 @@ from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 from tf1_pipelines.records.folder_lock import folder_lock
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.serialize import serialize
+from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import AtomicRecordWriters
 
 TFRECORDS_FILENAME = "pascal_voc_segmentation.tfrecords"
@@ -275,3 +276,10 @@ def cached_shards(pairs: Sequence[tuple[str, str]], num_shards: int) -> str:
         if not glob.glob(os.path.join(record_dir, "*.tfrecords")):
             write_sharded_records(pairs, record_dir, num_shards)
     return record_dir
+
+
+#: What each record holds: one int64 ``height`` and ``width``, one bytes value each of
+#: ``image_raw`` (uint8 [h, w, 3]) and ``mask_raw`` (uint8 [h, w]); the byte counts
+#: depend on the record's own height and width and are checked by decode_record.
+RECORD_SPEC: RecordSpec = {"height": FeatureSpec("int64"), "width": FeatureSpec("int64"),
+                           "image_raw": FeatureSpec("bytes"), "mask_raw": FeatureSpec("bytes")}
