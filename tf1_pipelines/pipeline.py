@@ -44,6 +44,9 @@ from tf1_pipelines.step_runner import StepRunner, StepsClosed, StepTimeout
 
 tf1 = tf.compat.v1
 
+#: Seconds queue threads get to end their steps when Ctrl-C closes a pipeline.
+INTERRUPT_GRACE = 0.25
+
 _QUEUE_OP_TYPES = ("FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2")
 
 
@@ -122,11 +125,19 @@ class _Runs:
         self.own_session: Any = None
         self.steps = StepRunner(name)  # get_batch's steps (see step_runner: why a thread)
 
-    def stop_all(self) -> list[BaseException]:
-        """Stop and join every thread; close our own session. Returns join errors."""
+    def stop_all(self, grace: float | None = None) -> list[BaseException]:
+        """Stop and join every thread; close our own session. Returns join errors.
+
+        ``grace``: seconds the queue threads of our own session get to end their
+        steps before the session is closed under them, cancelling what is left (on
+        Ctrl-C); None waits up to ``join_timeout`` without cancelling anything."""
         errors: list[BaseException] = []
         self.steps.stop()  # waiting get_batch calls raise at once; none starts
         for run in list(self.by_session.values()):
+            if (grace is not None and run.queue_threads is not None
+                    and run.session is self.own_session
+                    and not run.queue_threads.stop(grace)):
+                self.own_session.close()  # cancels the steps still in flight
             errors.extend(stop_run(run, self.join_timeout))
         self.by_session.clear()
         if self.own_session is not None:
@@ -474,11 +485,15 @@ class Pipeline:
 
         Raises PipelineStalled if a thread did not stop within ``join_timeout``.
         """
+        self._close(grace=None)
+
+    def _close(self, grace: float | None) -> None:
+        """close(), the queue threads given ``grace`` seconds (see _Runs.stop_all)."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            errors = self._runs.stop_all()
+            errors = self._runs.stop_all(grace)
             self._finalizer.detach()
         stuck = [e for e in errors if isinstance(e, RuntimeError)]
         if stuck:
@@ -486,9 +501,11 @@ class Pipeline:
                                   f"{self._runs.join_timeout} s: {stuck[0]}")
 
     def _close_quietly(self) -> None:
-        """Close, with threads that did not stop in time only left behind (daemons)."""
+        """Close at once (Ctrl-C): queue threads get :data:`INTERRUPT_GRACE` seconds to
+        end their steps, then our session is closed under them; threads that did not
+        stop within ``join_timeout`` are only left behind (daemons)."""
         try:
-            self.close()
+            self._close(grace=INTERRUPT_GRACE)
         except PipelineStalled:
             pass
 
