@@ -35,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 import numpy as np
 import tensorflow as tf
 
+from tf1_pipelines import graph_reclaim
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
 from tf1_pipelines.options import check_positive_int
@@ -246,6 +247,7 @@ class Pipeline:
             raise ConfigError(f"stall_timeout must be > 0 seconds, got {stall_timeout!r}")
         self._settings: dict[str, Any] = {"batch_size": check_positive_int("batch_size", batch_size)}
         self._graph = graph
+        self._made_graph: tf.Graph | None = None  # the graph, if we made it (graph_reclaim)
         self.stall_timeout = float(stall_timeout)
         self._session_config = session_config
         self._built: _Built | None = None
@@ -330,7 +332,7 @@ class Pipeline:
         if self._graph is None:
             with self._lock:
                 if self._graph is None:
-                    self._graph = tf.Graph()
+                    self._graph = self._made_graph = tf.Graph()
         return self._graph
 
     @property
@@ -495,6 +497,8 @@ class Pipeline:
             self._closed = True
             errors = self._runs.stop_all(grace)
             self._finalizer.detach()
+            if self._made_graph is not None:
+                graph_reclaim.release(self._made_graph)
         stuck = [e for e in errors if isinstance(e, RuntimeError)]
         if stuck:
             raise PipelineStalled(f"{self.name}: threads did not stop within "
