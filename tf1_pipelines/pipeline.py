@@ -35,6 +35,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 import numpy as np
 import tensorflow as tf
 
+from tf1_pipelines import graph_reclaim
 from tf1_pipelines import state as input_state
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
@@ -48,9 +49,12 @@ from tf1_pipelines.options import (
 )
 from tf1_pipelines.queue_threads import QueueThreads
 from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
-from tf1_pipelines.step_runner import StepRunner, StepTimeout
+from tf1_pipelines.step_runner import StepRunner, StepsClosed, StepTimeout
 
 tf1 = tf.compat.v1
+
+#: Seconds queue threads get to end their steps when Ctrl-C closes a pipeline.
+INTERRUPT_GRACE = 0.25
 
 _QUEUE_OP_TYPES = ("FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2")
 
@@ -130,10 +134,19 @@ class _Runs:
         self.own_session: Any = None
         self.steps = StepRunner(name)  # get_batch's steps (see step_runner: why a thread)
 
-    def stop_all(self) -> list[BaseException]:
-        """Stop and join every thread; close our own session. Returns join errors."""
+    def stop_all(self, grace: float | None = None) -> list[BaseException]:
+        """Stop and join every thread; close our own session. Returns join errors.
+
+        ``grace``: seconds the queue threads of our own session get to end their
+        steps before the session is closed under them, cancelling what is left (on
+        Ctrl-C); None waits up to ``join_timeout`` without cancelling anything."""
         errors: list[BaseException] = []
+        self.steps.stop()  # waiting get_batch calls raise at once; none starts
         for run in list(self.by_session.values()):
+            if (grace is not None and run.queue_threads is not None
+                    and run.session is self.own_session
+                    and not run.queue_threads.stop(grace)):
+                self.own_session.close()  # cancels the steps still in flight
             errors.extend(stop_run(run, self.join_timeout))
         self.by_session.clear()
         if self.own_session is not None:
@@ -207,6 +220,24 @@ class Pipeline:
         :attr:`settings` (a copy), :attr:`batch_size`, :attr:`graph`,
         :attr:`tensors`. Everything else with a leading underscore belongs to
         this class.
+
+    Threads
+        ``get_batch()``, ``configure()``, ``close()`` and the properties may be
+        called from any threads at any time. However many threads arrive first at
+        once, the pipeline builds one graph, opens one session of its own and
+        starts one set of queue-runner threads (one per session). Steps of
+        ``get_batch()`` called from several threads run one after another, each
+        batch going to exactly one caller: nothing is lost or served twice. A
+        ``configure()`` applies to every step that starts after it returns. After
+        ``close()`` returns (from any thread) no thread of ours is left and our
+        session is closed; a ``get_batch()`` waiting in another thread at that time
+        raises ``RuntimeError("... pipeline is closed ...")`` at once, as does every
+        later call. Ctrl-C while ``get_batch()`` waits raises ``KeyboardInterrupt``
+        within a fraction of a second (see :mod:`tf1_pipelines.step_runner`),
+        after closing the pipeline: its threads are joined on the way out.
+        Subclass hooks run under the pipeline's lock (``_build``,
+        ``_validate_settings``, the ``_feed`` of a step run in the caller) or in
+        the single step thread (the ``_feed`` of other steps), never two at once.
     """
 
     name: ClassVar[str] = "pipeline"
@@ -228,6 +259,7 @@ class Pipeline:
         reject_unknown_options(f"pipeline {self.name!r}", unknown, option_names(type(self)))
         self._settings: dict[str, Any] = {"batch_size": check_positive_int("batch_size", batch_size)}
         self._graph = check_instance("graph", graph, tf.Graph, "a tf.Graph")
+        self._made_graph: tf.Graph | None = None  # the graph, if we made it (graph_reclaim)
         self.stall_timeout = check_seconds("stall_timeout", stall_timeout)
         join_timeout = check_seconds("join_timeout", join_timeout)
         check_instance("session_config", session_config, tf1.ConfigProto, "a tf1 ConfigProto")
@@ -239,6 +271,9 @@ class Pipeline:
         self._building: _BuildRecord | None = None  # set only while _build runs
         self._runs = _Runs(join_timeout, self.name)
         self._closed = False
+        # Guards building, our session, each session's Run, settings and closing
+        # (the Threads paragraph of the class docstring); re-entrant as these nest.
+        self._lock = threading.RLock()
         self._finalizer = weakref.finalize(self, _Runs.stop_all, self._runs)
 
     # ----------------------------------------------------------------- subclass API
@@ -328,7 +363,9 @@ class Pipeline:
     def graph(self) -> tf.Graph:
         """The graph the pipeline is (or will be) built into."""
         if self._graph is None:
-            self._graph = tf.Graph()
+            with self._lock:
+                if self._graph is None:
+                    self._graph = self._made_graph = tf.Graph()
         return self._graph
 
     @property
@@ -350,14 +387,15 @@ class Pipeline:
         """The pipeline's own ``tf.compat.v1.Session`` (created on first use, after the
         pipeline is built: a graph with queue runners gets
         :func:`queue_runner_session_config` unless ``session_config`` was given)."""
-        self._check_open()
-        if self._runs.own_session is None:
-            built = self._ensure_built(self.graph)
-            config = self._session_config
-            if config is None and built.queue_runners:
-                config = queue_runner_session_config()
-            self._runs.own_session = tf1.Session(graph=self.graph, config=config)
-        return self._runs.own_session
+        with self._lock:
+            self._check_open()
+            if self._runs.own_session is None:
+                built = self._ensure_built(self.graph)
+                config = self._session_config
+                if config is None and built.queue_runners:
+                    config = queue_runner_session_config()
+                self._runs.own_session = tf1.Session(graph=self.graph, config=config)
+            return self._runs.own_session
 
     def feed_dict(self) -> dict[tf.Tensor, Any]:
         """The placeholder values (e.g. batch size) to feed when you ``sess.run``
@@ -368,13 +406,15 @@ class Pipeline:
     def configure(self, **settings: Any) -> None:
         """Change placeholder-fed settings (``batch_size=``, and per pipeline e.g.
         ``lod=``). Iterators are re-initialised only when something changed."""
-        self._check_open()
-        settings = self._validate_settings(dict(settings))
-        if all(self._settings.get(k) == v for k, v in settings.items()):
-            return
-        self._settings.update(settings)
-        for run in self._runs.by_session.values():
-            self._reinitialize(run)
+        with self._lock:
+            self._check_open()
+            settings = self._validate_settings(dict(settings))
+            if all(self._settings.get(k) == v for k, v in settings.items()):
+                return
+            # A new dict, not an update: a step reading the settings sees old or new.
+            self._settings = {**self._settings, **settings}
+            for run in list(self._runs.by_session.values()):
+                self._reinitialize(run)
 
     def get_batch(self, sess: Any = None) -> Any:
         """The next Batch of numpy arrays.
@@ -385,16 +425,24 @@ class Pipeline:
         ``stall_timeout`` seconds without a batch (the step stays in flight and
         the next call from this thread waits for it), DataError for bad records.
         """
-        self._check_open()
-        sess = self.session if sess is None else sess
-        run = self._ensure_running(sess)
-        built = self._require_built()
+        with self._lock:
+            self._check_open()
+            sess = self.session if sess is None else sess
+            run = self._ensure_running(sess)
+            built = self._require_built()
+            # Computed here under the lock: callers in other threads get other feeds.
+            feed = None if self.CAN_STALL or self._served else self._feed(run)
         try:
-            if not self.CAN_STALL and not self._served:
-                return sess.run(built.tensors, feed_dict=self._feed(run))
+            if feed is not None:
+                return sess.run(built.tensors, feed_dict=feed)
             # Untimed, in our step thread, with a bounded wait: see step_runner.
             return self._runs.steps.run(
                 lambda: sess.run(built.tensors, feed_dict=self._feed(run)), self.stall_timeout)
+        except KeyboardInterrupt:
+            self._close_quietly()  # threads joined on the way out (class docstring)
+            raise
+        except StepsClosed as exc:  # close() in another thread while this one waited
+            raise RuntimeError(f"{self.name} pipeline is closed; load a new one") from exc
         except StepTimeout as exc:
             self._raise_reader_error(run)
             raise PipelineStalled(self._stall_message(sess)) from exc
@@ -464,18 +512,26 @@ class Pipeline:
 
     def running_threads(self) -> list[threading.Thread]:
         """Threads of ours still alive (one per enqueue op of each queue runner)."""
-        return [t for run in self._runs.by_session.values() for t in run.threads if t.is_alive()]
+        runs = list(self._runs.by_session.values())  # a copy: close() may clear it meanwhile
+        return [t for run in runs for t in run.threads if t.is_alive()]
 
     def close(self) -> None:
         """Stop and join every thread of ours, close our own session. Idempotent.
 
         Raises PipelineStalled if a thread did not stop within ``join_timeout``.
         """
-        if self._closed:
-            return
-        self._closed = True
-        errors = self._runs.stop_all()
-        self._finalizer.detach()
+        self._close(grace=None)
+
+    def _close(self, grace: float | None) -> None:
+        """close(), the queue threads given ``grace`` seconds (see _Runs.stop_all)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            errors = self._runs.stop_all(grace)
+            self._finalizer.detach()
+            if self._made_graph is not None:
+                graph_reclaim.release(self._made_graph)
         stuck = [e for e in errors if isinstance(e, RuntimeError)]
         if stuck:
             raise PipelineStalled(f"{self.name}: threads did not stop within "
@@ -486,27 +542,30 @@ class Pipeline:
         """Run the pipeline's initializers in ``sess`` and start its threads, as the
         first ``get_batch`` would; call it before ``saver.restore(sess, ...)`` of a
         Saver that holds the input position, so the first get_batch keeps it."""
-        self._check_open()
-        self._ensure_running(self.session if sess is None else sess)
+        with self._lock:
+            self._check_open()
+            self._ensure_running(self.session if sess is None else sess)
 
     def save_state(self, path: str, sess: Any = None) -> None:
         """Save where the input stands (shuffle buffers, epoch and element counters,
         the setting values) into folder ``path``, atomically. ConfigError for inputs
         that cannot be saved (queues, generators, py_func, feed_dict), naming the
         ``dataset`` backend."""
-        self._check_open()
-        sess = self.session if sess is None else sess
-        state = self._saveable_input(sess)
-        input_state.save(self, state, sess, path)
+        with self._lock:  # no step, configure() or close() in between
+            self._check_open()
+            sess = self.session if sess is None else sess
+            state = self._saveable_input(sess)
+            input_state.save(self, state, sess, path)
 
     def restore_state(self, path: str, sess: Any = None) -> None:
         """Continue from the position saved in ``path``: the next get_batch returns
         the batch that followed the save. ConfigError when ``path`` was saved by
         another pipeline or with other options or settings (naming the first)."""
-        self._check_open()
-        sess = self.session if sess is None else sess
-        state = self._saveable_input(sess)
-        input_state.restore(self, state, sess, path)
+        with self._lock:
+            self._check_open()
+            sess = self.session if sess is None else sess
+            state = self._saveable_input(sess)
+            input_state.restore(self, state, sess, path)
 
     def _saveable_input(self, sess: Any) -> input_state.InputState:
         """The build's InputState (ConfigError if it cannot be saved), running in ``sess``."""
@@ -517,6 +576,15 @@ class Pipeline:
         input_state.refuse_if_unsaveable(self, state)
         self._ensure_running(sess)
         return state
+
+    def _close_quietly(self) -> None:
+        """Close at once (Ctrl-C): queue threads get :data:`INTERRUPT_GRACE` seconds to
+        end their steps, then our session is closed under them; threads that did not
+        stop within ``join_timeout`` are only left behind (daemons)."""
+        try:
+            self._close(grace=INTERRUPT_GRACE)
+        except PipelineStalled:
+            pass
 
     def __enter__(self) -> Self:
         return self
@@ -531,11 +599,17 @@ class Pipeline:
             raise RuntimeError(f"{self.name} pipeline is closed; load a new one")
 
     def _ensure_built(self, graph: tf.Graph) -> _Built:
-        if self._built is not None:
-            if self._built.graph is not graph:
-                raise ConfigError(f"{self.name} pipeline is built into another graph than this "
-                                  "session's; pass graph= to load_pipeline or use one session")
-            return self._built
+        built = self._built  # set once; read without the lock (the step thread's _feed)
+        if built is None:
+            with self._lock:
+                built = self._built or self._build_into(graph)
+        if built.graph is not graph:
+            raise ConfigError(f"{self.name} pipeline is built into another graph than this "
+                              "session's; pass graph= to load_pipeline or use one session")
+        return built
+
+    def _build_into(self, graph: tf.Graph) -> _Built:
+        """Build into ``graph`` (under the lock, once)."""
         self._graph = graph
         with graph.as_default():
             before = _collections_snapshot(graph)
@@ -582,6 +656,7 @@ class Pipeline:
         return self._settings_feed()
 
     def _ensure_running(self, sess: Any) -> Run:
+        """The Run of ``sess``, started on first use (called under the lock)."""
         run = self._runs.by_session.get(id(sess))
         if run is not None and run.session is sess:
             return run
@@ -605,7 +680,8 @@ class Pipeline:
     def _settings_feed(self) -> dict[tf.Tensor, Any]:
         """Every setting's placeholder with the setting's current value."""
         placeholders = self._require_built().placeholders
-        return {ph: self._settings[name] for name, ph in placeholders.items()}
+        settings = self._settings  # one snapshot: configure() replaces the dict whole
+        return {ph: settings[name] for name, ph in placeholders.items()}
 
     def _require_built(self) -> _Built:
         """What the build produced; RuntimeError if nothing is built yet."""

@@ -49,3 +49,35 @@ def test_close_reports_a_step_that_does_not_end() -> None:
         runner.run(lambda: release.wait(10), timeout=0.1)
     assert runner.close(timeout=0.2) is False
     release.set()
+
+
+@pytest.mark.timeout(30)
+def test_stop_from_another_thread_wakes_waiting_callers_at_once() -> None:
+    import time
+
+    from tf1_pipelines.step_runner import StepsClosed
+    runner = StepRunner("t")
+    release = threading.Event()
+    outcomes: list[str] = []
+
+    def wait_for_step() -> None:
+        try:
+            runner.run(lambda: release.wait(10), timeout=20)
+            outcomes.append("returned")
+        except StepsClosed:
+            outcomes.append("closed")
+
+    callers = [threading.Thread(target=wait_for_step) for _ in range(3)]
+    for caller in callers:
+        caller.start()
+    time.sleep(0.2)
+    start = time.monotonic()
+    runner.stop()
+    for caller in callers:
+        caller.join(5)
+    assert time.monotonic() - start < 1.0  # not the 20 s bound
+    assert outcomes == ["closed"] * 3
+    with pytest.raises(StepsClosed):
+        runner.run(lambda: 1, timeout=1)
+    release.set()
+    assert runner.close(timeout=5)

@@ -1,0 +1,122 @@
+"""Open, take one batch, close, over and over: does the process keep memory or threads?
+``python -m tf1_pipelines.bench.cycles [--cycles N] [--every K] [NAME[:BACKEND] ...]``.
+
+Each pipeline x backend (all of them by default, on the embedded data) runs in a
+fresh process: ``N`` cycles of ``load_pipeline`` / ``get_batch`` / ``close``, with
+the resident set size (RSS, from ``/proc/self/statm``) sampled after the first cycle
+and every ``K`` cycles. Prints, per case, the RSS after the first cycle, the growth
+from there to the last cycle, the growth over the second half, and the Python
+threads left over. Nothing is collected or trimmed by hand: the figures are what a
+user's loop sees.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+from typing import Any
+
+#: (label, pipeline, options): every pipeline x backend, each on its embedded data.
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    ("div2k_sr:tfrecords", "div2k_sr", {"backend": "tfrecords"}),
+    ("div2k_sr:generator", "div2k_sr", {"backend": "generator", "one_img_patch_num": 4,
+                                        "shuffle_num": 8}),
+    ("voc_segmentation:queue", "voc_segmentation", {"backend": "queue"}),
+    ("voc_segmentation:dataset", "voc_segmentation", {"backend": "dataset"}),
+    ("inception_multilabel:queue", "inception_multilabel",
+     {"backend": "queue", "examples_per_shard": 16, "input_queue_memory_factor": 1,
+      "num_preprocess_threads": 4, "height": 96, "width": 96}),
+    ("inception_multilabel:dataset", "inception_multilabel",
+     {"backend": "dataset", "examples_per_shard": 16, "input_queue_memory_factor": 1,
+      "num_preprocess_threads": 4, "height": 96, "width": 96}),
+    ("stylegan_lod", "stylegan_lod", {"lod": 0, "shuffle_mb": 1, "prefetch_mb": 1}),
+    ("random_patches", "random_patches", {}),
+    ("feeding", "feeding", {}),
+    ("constant", "constant", {}),
+]
+
+
+def rss_mb() -> float:
+    """This process's resident set size in MiB (Linux)."""
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def cycle(name: str, options: dict[str, Any]) -> None:
+    """One open / get_batch / close."""
+    import tf1_pipelines as tp
+    with tp.load_pipeline(name, batch_size=4, **options) as pipe:
+        pipe.get_batch()
+
+
+def run_cycles(name: str, options: dict[str, Any], cycles: int, every: int) -> dict[str, Any]:
+    """In this process: ``cycles`` cycles; RSS samples [(cycle, MiB)] and the names of
+    Python threads alive at the end that were not before."""
+    before = {t.ident for t in threading.enumerate()}
+    samples: list[tuple[int, float]] = []
+    for number in range(1, cycles + 1):
+        cycle(name, options)
+        if number == 1 or number % every == 0 or number == cycles:
+            samples.append((number, round(rss_mb(), 1)))
+    left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    return {"samples": samples, "threads_left": left}
+
+
+def measure(label: str, cycles: int, every: int, timeout: float = 3600.0) -> dict[str, Any]:
+    """``run_cycles`` of the case ``label`` in a fresh process."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    done = subprocess.run([sys.executable, "-m", "tf1_pipelines.bench.cycles", "--worker", label,
+                           "--cycles", str(cycles), "--every", str(every)],
+                          capture_output=True, text=True, env=env, timeout=timeout, check=False)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"{label}: the worker failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def summary(label: str, result: dict[str, Any]) -> str:
+    """One table row: RSS after cycle 1, growth to the end, growth over the second half."""
+    samples = result["samples"]
+    first, last = samples[0][1], samples[-1][1]
+    middle = min(samples, key=lambda s: abs(s[0] - samples[-1][0] / 2))[1]
+    return (f"{label:30s} {samples[-1][0]:5d} {first:9.1f} {last - first:+9.1f} "
+            f"{last - middle:+9.1f} {len(result['threads_left']):8d}")
+
+
+def main(argv: list[str]) -> int:
+    """Run the chosen cases; 1 if any grew by 20 MiB or more or left a thread."""
+    parser = argparse.ArgumentParser(prog="python -m tf1_pipelines.bench.cycles",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("cases", nargs="*", help="NAME[:BACKEND] labels (default: all: "
+                        + ", ".join(label for label, _, _ in CASES) + ")")
+    parser.add_argument("--cycles", type=int, default=200, help="cycles per case (default 200)")
+    parser.add_argument("--every", type=int, default=25, help="sample RSS every K cycles "
+                        "(default 25)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    known = {label: (name, options) for label, name, options in CASES}
+    if args.worker:
+        name, options = known[args.worker]
+        print(json.dumps(run_cycles(name, options, args.cycles, args.every)))
+        return 0
+    labels = args.cases or list(known)
+    unknown = [label for label in labels if label not in known]
+    if unknown:
+        parser.error(f"unknown case {unknown}; known: {', '.join(known)}")
+    print(f"{'case':30s} {'cycles':>5s} {'RSS@1 MiB':>9s} {'growth':>9s} {'2nd half':>9s} "
+          f"{'threads':>8s}")
+    failed = False
+    for label in labels:
+        result = measure(label, args.cycles, args.every)
+        print(summary(label, result), flush=True)
+        samples = result["samples"]
+        failed |= samples[-1][1] - samples[0][1] >= 20 or bool(result["threads_left"])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
