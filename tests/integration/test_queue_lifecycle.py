@@ -228,7 +228,20 @@ def test_corrupt_shard_crc(tmp_path):
 # -------------------------------------------------------------------------------- stalls
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("kind", KINDS)
-def test_empty_shards_forever_stall_with_queue_names(kind, tmp_path):
+def test_empty_shards_are_no_records_at_load(kind, tmp_path):
+    make_data(kind, str(tmp_path), [[], []])
+    with pytest.raises(DataError, match="no records: all 2 TFRecord files are empty"):
+        load(kind, str(tmp_path), batch_size=1, num_epochs=None)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", KINDS)
+def test_readers_that_never_deliver_stall_with_queue_names(kind, tmp_path, monkeypatch):
+    # Empty shards, let past the load check, stand for a reader that never
+    # delivers (a hung network file system): the queues stay empty forever.
+    module = {"voc": "voc_segmentation", "inception": "inception_multilabel"}[kind]
+    monkeypatch.setattr(f"tf1_pipelines.pipelines.{module}.pipeline.require_records",
+                        lambda files: None)
     make_data(kind, str(tmp_path), [[], []])
     baseline = threading.active_count()
     pipe = load(kind, str(tmp_path), batch_size=1, stall_timeout=1.5, num_epochs=None)

@@ -53,6 +53,11 @@ def _child(trials: int) -> None:
     import tensorflow as tf
 
     import tf1_pipelines as tp
+    from tf1_pipelines.pipelines.voc_segmentation import pipeline as voc_pipeline
+
+    # Empty shards are refused at load ("no records"); here they stand for a reader
+    # that never delivers (a hung network file system), so the load check is skipped.
+    voc_pipeline.require_records = lambda files: None
     with tempfile.TemporaryDirectory() as root:
         for shard in range(2):
             with tf.io.TFRecordWriter(os.path.join(root, f"empty-{shard}.tfrecords")):
