@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 #: How long the child waits after the pipeline's threads start before saying it waits.
 SETTLE_S = 0.3
@@ -53,12 +54,12 @@ def _child(trials: int) -> None:
     import tensorflow as tf
 
     import tf1_pipelines as tp
-    from tf1_pipelines.pipelines.voc_segmentation import pipeline as voc_pipeline
 
     # Empty shards are refused at load ("no records"); here they stand for a reader
     # that never delivers (a hung network file system), so the load check is skipped.
-    voc_pipeline.require_records = lambda files: None
-    with tempfile.TemporaryDirectory() as root:
+    skip_load_check = mock.patch(
+        "tf1_pipelines.pipelines.voc_segmentation.pipeline.require_records", lambda paths: None)
+    with skip_load_check, tempfile.TemporaryDirectory() as root:
         for shard in range(2):
             with tf.io.TFRecordWriter(os.path.join(root, f"empty-{shard}.tfrecords")):
                 pass
