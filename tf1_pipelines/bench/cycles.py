@@ -65,11 +65,14 @@ def run_cycles(name: str, options: dict[str, Any], cycles: int, every: int) -> d
     return {"samples": samples, "threads_left": left}
 
 
-def measure(label: str, cycles: int, every: int, timeout: float = 3600.0) -> dict[str, Any]:
-    """``run_cycles`` of the case ``label`` in a fresh process."""
+def measure(label: str, cycles: int, every: int, timeout: float = 3600.0,
+            arenas: int | None = None) -> dict[str, Any]:
+    """``run_cycles`` of the case ``label`` in a fresh process (with glibc's malloc
+    limited to ``arenas`` arenas when given: see ``tf1_pipelines.malloc_arenas``)."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    limit = [] if arenas is None else ["--arenas", str(arenas)]
     done = subprocess.run([sys.executable, "-m", "tf1_pipelines.bench.cycles", "--worker", label,
-                           "--cycles", str(cycles), "--every", str(every)],
+                           "--cycles", str(cycles), "--every", str(every), *limit],
                           capture_output=True, text=True, env=env, timeout=timeout, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
@@ -96,10 +99,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cycles", type=int, default=200, help="cycles per case (default 200)")
     parser.add_argument("--every", type=int, default=25, help="sample RSS every K cycles "
                         "(default 25)")
+    parser.add_argument("--arenas", type=int, default=None,
+                        help="limit glibc's malloc to N arenas first, as "
+                             "tf1_pipelines.malloc_arenas does (default: no limit)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     known = {label: (name, options) for label, name, options in CASES}
     if args.worker:
+        if args.arenas is not None:
+            from tf1_pipelines.malloc_arenas import limit_malloc_arenas
+            limit_malloc_arenas(args.arenas)
         name, options = known[args.worker]
         print(json.dumps(run_cycles(name, options, args.cycles, args.every)))
         return 0
@@ -111,7 +120,7 @@ def main(argv: list[str]) -> int:
           f"{'threads':>8s}")
     failed = False
     for label in labels:
-        result = measure(label, args.cycles, args.every)
+        result = measure(label, args.cycles, args.every, arenas=args.arenas)
         print(summary(label, result), flush=True)
         samples = result["samples"]
         failed |= samples[-1][1] - samples[0][1] >= 20 or bool(result["threads_left"])
