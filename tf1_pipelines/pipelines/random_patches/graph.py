@@ -27,6 +27,12 @@ def parse_fn(filename: tf.Tensor) -> tf.Tensor:
     return tf.image.convert_image_dtype(image_decoded, tf.float32)
 
 
+def decode_rgb(filename: tf.Tensor) -> tf.Tensor:
+    """The image file's RGB pixels, uint8 [H, W, 3] in 0..255: :func:`parse_fn`
+    before its conversion to float."""
+    return tf1.image.decode_jpeg(tf1.read_file(filename), channels=3)
+
+
 def check_patch_fits(image: tf.Tensor, patch_size: int, filename: tf.Tensor) -> tf.Tensor:
     """``image`` after an in-graph check that it is at least ``patch_size`` on both
     sides; the InvalidArgumentError names the file and its size."""
@@ -38,25 +44,39 @@ def check_patch_fits(image: tf.Tensor, patch_size: int, filename: tf.Tensor) -> 
         return tf.identity(image)
 
 
-def random_crops(image: tf.Tensor, num_patches: int, patch_size: int,
+def crop_offsets(shape: tf.Tensor, num_patches: int, patch_size: int,
                  seed: tf.Tensor | None = None) -> tf.Tensor:
-    """``num_patches`` uniformly placed [p, p, 3] crops of an [H, W, 3] image as
-    [num_patches, p, p, 3], gathered in two ops. Offsets are drawn as
-    ``tf.random_crop`` draws them (uniform int32 modulo the free range); from
-    stateless draws keyed by ``seed`` (int64 [2]) when given."""
-    shape = tf.shape(image)
+    """The top-left corners of ``num_patches`` uniformly placed ``patch_size`` crops of
+    an image of ``shape`` ([H, W, ...], int32): int32 [num_patches, 2] (row, column),
+    row in [0, H - p], column in [0, W - p]. Drawn as ``tf.random_crop`` draws them
+    (uniform int32 in [0, 2**31 - 1) modulo the free range), all in one op per image;
+    from stateless draws keyed by ``seed`` (int64 [2]) when given."""
     limit = shape[:2] - patch_size + 1
     if seed is None:
         draws = tf1.random_uniform([num_patches, 2], maxval=tf.int32.max, dtype=tf.int32)
     else:
         draws = tf.random.stateless_uniform([num_patches, 2], seed=seed, minval=0,
                                             maxval=tf.int32.max, dtype=tf.int32)
-    offsets = draws % limit
+    return draws % limit
+
+
+def random_crops(image: tf.Tensor, num_patches: int, patch_size: int,
+                 seed: tf.Tensor | None = None) -> tf.Tensor:
+    """``num_patches`` uniformly placed [p, p, 3] crops of an [H, W, 3] image (any
+    dtype; values copied unchanged) as [num_patches, p, p, 3], offsets from
+    :func:`crop_offsets` (stateless, keyed by ``seed``, when given).
+
+    The crops are one ``gather`` of the n * p * p pixels from the image seen as
+    [H * W, 3]: it reads only the pixels it keeps (gathering whole rows first
+    copied n * p full-width rows, 23 MB per 512-wide float image at the defaults).
+    """
+    shape = tf.shape(image)
+    offsets = crop_offsets(shape, num_patches, patch_size, seed)
     steps = tf.range(patch_size)
     rows = offsets[:, :1] + steps  # [n, p]
     cols = offsets[:, 1:] + steps  # [n, p]
-    strips = tf.gather(image, rows)  # [n, p, W, 3]
-    patches = tf.gather(strips, cols, axis=2, batch_dims=1)  # [n, p, p, 3]
+    pixels = rows[:, :, None] * shape[1] + cols[:, None, :]  # [n, p, p] in H * W
+    patches = tf.gather(tf.reshape(image, [-1, 3]), pixels)  # [n, p, p, 3]
     return tf.reshape(patches, [num_patches, patch_size, patch_size, 3])
 
 
@@ -119,10 +139,18 @@ def patches_dataset(filenames: list[str] | tf.Tensor, num_patches: int = NUM_PAT
             lambda i, f: (f, tf.stack([tf.constant(seed, tf.int64), i])))
 
     def decode(filename: tf.Tensor, key: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
-        return check_patch_fits(parse_fn(filename), patch_size, filename), key
+        # Seeded: crop the decoded uint8 pixels and convert only the patches (the
+        # conversion is elementwise, so the values are those of cropping parse_fn's
+        # float image), not the whole image; unseeded: the answer's parse_fn.
+        image = decode_rgb(filename) if seed is not None else parse_fn(filename)
+        return check_patch_fits(image, patch_size, filename), key
 
     def crops(image: tf.Tensor, key: tf.Tensor) -> tf.Tensor:
-        patches = get_patches(image, num_patches, patch_size, None if seed is None else key)
+        if seed is None:
+            patches = get_patches(image, num_patches, patch_size)
+        else:
+            patches = tf.image.convert_image_dtype(
+                random_crops(image, num_patches, patch_size, key), tf.float32)
         return patches[patch_shard[1]::patch_shard[0]]
 
     return keyed.map(decode, num_parallel_calls=num_parallel_calls) \

@@ -173,9 +173,13 @@ class VocSegmentationPipeline(Pipeline):
         files = files.shuffle(len(shard), seed=self.seed, reshuffle_each_iteration=True)
         dataset = files.repeat(self.num_epochs).flat_map(
             self._distribution.record_reader(len(self.files), tf1.data.TFRecordDataset))
+        # Shuffle the serialized records, then decode straight into the batch: the
+        # shuffle's draws do not depend on the elements, so the order (and, with a
+        # seed, every batch) is the one of decoding first; but the decode and the
+        # batch now fuse (map_and_batch), each example written once into its batch.
+        dataset = dataset.shuffle(self.capacity, seed=self.seed)
         dataset = dataset.map(lambda s: decode_example(s, self.image_height, self.image_width),
                               num_parallel_calls=self.num_threads)
-        dataset = dataset.shuffle(self.capacity, seed=self.seed)
         drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
         batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
         return self._distribute(seeded(batches.prefetch(1), self.seed), drop)
