@@ -69,7 +69,7 @@ def test_plot_and_json_are_written(tmp_path) -> None:
     out = tmp_path / "bench.json"
     bench.write_json(results, str(out))
     data = json.loads(out.read_text())
-    assert set(data) == {"div2k_sr", "feeding"}
+    assert set(data) == {"div2k_sr", "feeding", "runtime_held_mb"}
     assert data["feeding"][1]["x_seed"] == pytest.approx(20.0)
     assert sorted(os.listdir(tmp_path)) == ["bench.json", "bench.png"]  # no partial left
 
@@ -94,3 +94,48 @@ def test_forked_child_returns_value_or_error() -> None:
         raise ValueError("broken case")
     with pytest.raises(RuntimeError, match="(?s)broken case.*noise from the case"):
         bench.run_forked(fail, timeout=30.0)
+
+
+@pytest.mark.skipif(not bench._can_fork(), reason="the peak is reset on Linux only")
+@pytest.mark.timeout(60)
+def test_held_memory_counts_a_peak_but_not_library_pages(tmp_path) -> None:
+    """``held_above``: 64 MB written and freed again count (the peak), a 64 MB file
+    read through a memory map that stays mapped does not (page cache, as the
+    library code a case runs)."""
+    import mmap
+
+    import numpy as np
+
+    from tf1_pipelines.bench import measure
+    big_file = tmp_path / "pages.bin"
+    big_file.write_bytes(os.urandom(64 << 20))
+
+    def allocate() -> float:
+        measure.reset_peak_rss()
+        before, before_file = measure.current_rss_mb(), measure.file_rss_mb()
+        block = np.ones(64 << 20, np.uint8)  # every page written
+        del block
+        return measure.held_above(before, before_file)
+
+    def map_file() -> float:
+        measure.reset_peak_rss()
+        before, before_file = measure.current_rss_mb(), measure.file_rss_mb()
+        with open(big_file, "rb") as handle, \
+                mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as pages:
+            assert sum(pages[i] for i in range(0, len(pages), 4096)) > 0
+            return measure.held_above(before, before_file)
+
+    assert 60 < bench.run_forked(allocate, timeout=30.0) < 80
+    assert bench.run_forked(map_file, timeout=30.0) < 8
+
+
+def test_a_case_over_twice_its_declared_buffers_is_marked() -> None:
+    from tf1_pipelines.bench.report import over_limit
+    within = bench.Result("a", 1.0, 1.0, 0.1, 300.0, 3, held_mb=45.0, declared_mb=20.0)
+    over = bench.Result("b", 1.0, 1.0, 0.1, 300.0, 3, held_mb=50.0, declared_mb=20.0)
+    undeclared = bench.Result("c", 1.0, 1.0, 0.1, 300.0, 3, held_mb=500.0)
+    assert not over_limit(within, runtime_mb=5.0)  # 45 - 5 = 40 <= 2 x 20
+    assert over_limit(over, runtime_mb=5.0)        # 50 - 5 = 45 > 40
+    assert not over_limit(undeclared, runtime_mb=5.0)
+    text = bench.format_tables({"feeding": [within, over]}, runtime_mb=5.0)
+    assert [line.split()[6].endswith("!") for line in text.splitlines()[3:]] == [False, True]

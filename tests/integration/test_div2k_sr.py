@@ -167,6 +167,23 @@ def test_flip_before_or_after_the_resize_is_the_same() -> None:
         assert np.abs(a - b).max() < 1e-4
 
 
+def test_random_flips_follow_their_draws() -> None:
+    """Each image is flipped exactly as its two stateless draws say (NumPy flips of
+    the same batch), every orientation occurs, and the batch order is kept."""
+    from tf1_pipelines.inputs.seeds import sub_key
+    from tf1_pipelines.pipelines.div2k_sr.graph import random_flips
+    images = np.random.default_rng(5).integers(0, 256, (32, 6, 5)).astype(np.float32)
+    key = tf.constant([7, 3], tf.int64)
+    flipped = random_flips(tf.constant(images), key=key).numpy()
+    up_down = tf.random.stateless_uniform([32], sub_key(key, 1)).numpy() < 0.5
+    left_right = tf.random.stateless_uniform([32], sub_key(key, 2)).numpy() < 0.5
+    assert len(set(zip(up_down, left_right))) == 4  # the draws give all four orientations
+    for image, out, ud, lr in zip(images, flipped, up_down, left_right):
+        expected = image[::-1] if ud else image
+        expected = expected[:, ::-1] if lr else expected
+        np.testing.assert_array_equal(out, expected)
+
+
 @pytest.mark.timeout(120)
 def test_legacy_dataloader_builds_the_seed_tensors(two_photos_dir: str, tmp_path, capsys) -> None:
     loader = DataLoader(data_dir=two_photos_dir, one_img_patch_num=40, shuffle_num=100)

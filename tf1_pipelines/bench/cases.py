@@ -28,15 +28,25 @@ class Case:
     """A case ready to run: ``step()`` returns one batch, ``close()`` releases
     threads and session. ``warmup``: batches run before the timed window (to
     drain what the queues held at the start). ``examples``: how many examples a
-    step's value stands for (default: the length of its first array)."""
+    step's value stands for (default: the length of its first array).
+    ``declared_mb``: what the case's buffers (shuffle buffers, queues, prefetch,
+    batches in flight) and in-graph data hold when full, in MB (0: not declared)."""
 
     step: Callable[[], Any]
     close: Callable[[], None] = _nothing
     warmup: int = 3
     examples: Callable[[Any], int] | None = None
+    declared_mb: float = 0.0
 
 
 CaseFactory = Callable[[int], Case]
+
+MB = 1e6
+
+
+def megabytes(*parts: float) -> float:
+    """The sum of byte counts, in MB (1e6 bytes): a case's declared buffers."""
+    return sum(parts) / MB
 
 
 @dataclass(frozen=True)
@@ -97,17 +107,19 @@ def tensorflow() -> Any:
 
 
 def session_case(build: Callable[[], Any], warmup: int = 3,
-                  examples: Callable[[Any], int] | None = None) -> Case:
+                  examples: Callable[[Any], int] | None = None,
+                  declared_mb: float = 0.0) -> Case:
     """Build tensors in a fresh graph; a case running them with ``sess.run``."""
     tf = tensorflow()
     graph = tf.Graph()
     with graph.as_default():
         fetches = build()
     sess = tf.compat.v1.Session(graph=graph)
-    return Case(lambda: sess.run(fetches), sess.close, warmup, examples)
+    return Case(lambda: sess.run(fetches), sess.close, warmup, examples, declared_mb)
 
 
-def queue_session_case(build: Callable[[], Any], warmup: int) -> Case:
+def queue_session_case(build: Callable[[], Any], warmup: int,
+                       declared_mb: float = 0.0) -> Case:
     """A TF1 queue graph run as the seeds ran it: initialise the variables, start
     the queue runners under a Coordinator, ``sess.run`` the batch; ``close``
     requests stop and joins the threads (the runners cancel pending enqueues)."""
@@ -129,20 +141,22 @@ def queue_session_case(build: Callable[[], Any], warmup: int) -> Case:
             coord.join(threads, stop_grace_period_secs=10)
         finally:
             sess.close()
-    return Case(lambda: sess.run(fetches), close, warmup)
+    return Case(lambda: sess.run(fetches), close, warmup, declared_mb=declared_mb)
 
 
-def pipeline_case(name: str, warmup: int = 3, **options: Any) -> Case:
+def pipeline_case(name: str, warmup: int = 3, declared_mb: float = 0.0,
+                  **options: Any) -> Case:
     """The uniform face: ``load_pipeline(name, **options)`` read by ``get_batch()``;
     its threads start on the first batch and stop on ``close()``."""
     import tf1_pipelines as tp
     pipeline = tp.load_pipeline(name, **options)
-    return Case(pipeline.get_batch, pipeline.close, warmup)
+    return Case(pipeline.get_batch, pipeline.close, warmup, declared_mb=declared_mb)
 
 
-def pipeline_factory(name: str, warmup: int = 3, **options: Any) -> CaseFactory:
+def pipeline_factory(name: str, warmup: int = 3, declared_mb: float = 0.0,
+                     **options: Any) -> CaseFactory:
     """A factory of :func:`pipeline_case` (the data scale is not used)."""
-    return lambda scale: pipeline_case(name, warmup, **options)
+    return lambda scale: pipeline_case(name, warmup, declared_mb, **options)
 
 
 def one_shot(dataset: Any) -> Any:

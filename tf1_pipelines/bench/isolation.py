@@ -17,7 +17,7 @@ from dataclasses import asdict
 from typing import Any
 
 from tf1_pipelines.bench.cases import BENCHES
-from tf1_pipelines.bench.measure import Result, measure_case
+from tf1_pipelines.bench.measure import Result, measure_case, runtime_held_mb
 
 
 def _can_fork() -> bool:
@@ -124,3 +124,9 @@ def prepare(name: str) -> None:
 
 def _discard(value: Any) -> None:
     """Nothing: what a preparation returns stays in its child."""
+
+
+def runtime_isolated() -> float:
+    """:func:`~tf1_pipelines.bench.measure.runtime_held_mb` in a forked child (0
+    where there is no fork: a subprocess's peak includes its own imports)."""
+    return float(run_forked(runtime_held_mb, timeout=300.0)) if _can_fork() else 0.0

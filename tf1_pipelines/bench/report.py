@@ -33,25 +33,40 @@ def ratios(pipeline: str, results: Sequence[Result]) -> dict[str, tuple[float, f
             for r in results}
 
 
-def format_tables(results: Mapping[str, Sequence[Result]]) -> str:
-    """One text table per pipeline: rates, first-batch latency, peak RSS, ratios."""
+#: A case may hold this many times its declared buffers (above the runtime's own).
+HELD_LIMIT = 2.0
+
+
+def over_limit(result: Result, runtime_mb: float) -> bool:
+    """True if a case with declared buffers held more than :data:`HELD_LIMIT` times
+    them, beyond what TensorFlow's runtime alone holds (``runtime_mb``)."""
+    return result.declared_mb > 0 and result.held_mb - runtime_mb > HELD_LIMIT * result.declared_mb
+
+
+def format_tables(results: Mapping[str, Sequence[Result]], runtime_mb: float = 0.0) -> str:
+    """One text table per pipeline: rates, first-batch latency, peak RSS, what the
+    case held above the RSS before it (``held``) against its declared buffers
+    (``decl.``; ``!`` where :func:`over_limit`), ratios."""
     lines: list[str] = []
     for name, rows in results.items():
         batch = BENCHES[name].batch if name in BENCHES else "?"
         lines.append(f"\n{name} (batch {batch}; best of rounds)")
         lines.append(f"{'case':<34}{'examples/s':>11}{'MB/s':>9}{'first(s)':>9}"
-                     f"{'RSS MB':>8}{'x seed':>8}{'x floor':>8}")
+                     f"{'RSS MB':>8}{'held':>6}{'decl.':>6}{'x seed':>8}{'x floor':>8}")
         for r in rows:
             vs_seed, vs_floor = ratios(name, rows)[r.case]
             lines.append(f"{r.case:<34}{r.examples_per_s:>11.0f}{r.mb_per_s:>9.1f}"
-                         f"{r.first_batch_s:>9.2f}{r.peak_rss_mb:>8.0f}{vs_seed:>8.2f}"
-                         f"{vs_floor:>8.3f}")
+                         f"{r.first_batch_s:>9.2f}{r.peak_rss_mb:>8.0f}{r.held_mb:>6.0f}"
+                         f"{r.declared_mb:>6.0f}{'!' if over_limit(r, runtime_mb) else ' '}"
+                         f"{vs_seed:>7.2f}{vs_floor:>8.3f}")
     return "\n".join(lines)
 
 
-def write_json(results: Mapping[str, Sequence[Result]], path: str) -> None:
-    """``{pipeline: [{case, examples_per_s, ..., x_seed, x_floor}, ...]}``."""
-    out = {}
+def write_json(results: Mapping[str, Sequence[Result]], path: str,
+               runtime_mb: float = 0.0) -> None:
+    """``{pipeline: [{case, examples_per_s, ..., x_seed, x_floor}, ...],
+    "runtime_held_mb": what TensorFlow's runtime alone held}``."""
+    out: dict[str, Any] = {"runtime_held_mb": runtime_mb}
     for name, rows in results.items():
         table = ratios(name, rows)
         out[name] = [dict(asdict(r), x_seed=table[r.case][0], x_floor=table[r.case][1])

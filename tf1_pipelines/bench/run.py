@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tf1_pipelines.bench.cases import BENCHES
-from tf1_pipelines.bench.isolation import measure_isolated, prepare
+from tf1_pipelines.bench.isolation import measure_isolated, prepare, runtime_isolated
 from tf1_pipelines.bench.measure import Result
-from tf1_pipelines.bench.report import format_tables, plot_results, write_json
+from tf1_pipelines.bench.report import HELD_LIMIT, format_tables, over_limit, plot_results, write_json
 from tf1_pipelines.errors import ConfigError
 
 DEFAULT_SECONDS = 1.0
@@ -84,21 +84,32 @@ def run_bench(pipelines: Sequence[str] | None = None, seconds: float | None = No
     started, load_before = time.perf_counter(), _load_average()
     for name in names:
         prepare(name)
+    runtime_mb = runtime_isolated()
     progress = _Progress(best={n: {} for n in names})
     for index in range(rounds):
         _run_round(names, seconds, scale, progress, f"round {index + 1}/{rounds}")
     results = {n: [progress.best[n][c] for c in BENCHES[n].cases if c in progress.best[n]]
                for n in names}
-    print(format_tables(results))
+    print(format_tables(results, runtime_mb))
     print(f"\n{seconds:g} s per case, best of {rounds} rounds, scale {scale}; wall time "
           f"{time.perf_counter() - started:.0f} s; load average (1/5/15 min) before "
           f"{load_before}, after {_load_average()}; {os.cpu_count()} CPUs")
+    _report_memory(results, runtime_mb)
     _report_failures(progress.failures)
     if json_path:
-        write_json(results, json_path)
+        write_json(results, json_path, runtime_mb)
     if plot_path:
         plot_results(results, plot_path)
     return results
+
+
+def _report_memory(results: dict[str, list[Result]], runtime_mb: float) -> None:
+    over = [f"{name} / {r.case} ({r.held_mb:.0f} MB held, {r.declared_mb:.0f} declared)"
+            for name, rows in results.items() for r in rows if over_limit(r, runtime_mb)]
+    print(f"held: peak RSS while a case ran above its RSS once built, less the library "
+          f"pages it touched; the harness and TensorFlow's runtime alone held "
+          f"{runtime_mb:.0f} MB; a case holding more than {HELD_LIMIT:g} x its declared "
+          f"buffers beyond that is marked '!': {'; '.join(over) if over else 'none'}")
 
 
 def _report_failures(failures: list[_Failure]) -> None:

@@ -19,6 +19,7 @@ from tf1_pipelines.bench.cases import (
 from tf1_pipelines.pipelines.feeding.bench import (
     MEMORY_BATCH,
     memory_arrays,
+    memory_declared_mb,
     memory_pipeline,
 )
 
@@ -28,14 +29,17 @@ def _constant_seed(scale: int) -> Case:
     ``slice_input_producer`` and batched by ``tf.train.batch``, with queue runners."""
     from .legacy import preloaded_batch
     arrays = memory_arrays(scale)
-    return queue_session_case(lambda: preloaded_batch(arrays, MEMORY_BATCH), warmup=3)
+    # the queues of slice_input_producer and tf.train.batch: 32 rows each (two batches)
+    return queue_session_case(lambda: preloaded_batch(arrays, MEMORY_BATCH), warmup=3,
+                              declared_mb=memory_declared_mb(scale))
 
 
 def _constant_floor(scale: int) -> Case:
     """Read only: the first batch of rows of the constants, fetched at every step."""
     tf = tensorflow()
     arrays = memory_arrays(scale)
-    return session_case(lambda: [tf.constant(a)[:MEMORY_BATCH] for a in arrays.values()])
+    return session_case(lambda: [tf.constant(a)[:MEMORY_BATCH] for a in arrays.values()],
+                        declared_mb=memory_declared_mb(scale))
 
 
 BENCH = PipelineBench(MEMORY_BATCH, {

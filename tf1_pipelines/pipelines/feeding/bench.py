@@ -17,11 +17,20 @@ from tf1_pipelines.bench.cases import (
     Case,
     CaseFactory,
     PipelineBench,
+    megabytes,
     pipeline_case,
     tensorflow,
 )
 
 MEMORY_BATCH = 32        # feeding and constant
+#: The in-memory cases' declared memory: the arrays twice (the data and one copy:
+#: a shuffled epoch, or the graph's constant), a batch being made and one fetched.
+_MEMORY_DATA = 90 * (32 * 32 * 3 + 8)
+
+
+def memory_declared_mb(scale: int) -> float:
+    """What the feeding and constant cases declare, in MB, at data ``scale``."""
+    return megabytes(2 * scale * _MEMORY_DATA, 2 * MEMORY_BATCH * (32 * 32 * 3 + 8))
 
 
 def memory_arrays(scale: int = 1) -> dict[str, np.ndarray]:
@@ -57,17 +66,19 @@ def _feeding_seed(scale: int) -> Case:
     sess = tf.compat.v1.Session(graph=graph)
     fetches = list(placeholders.arrays.values())
     return Case(lambda: sess.run(fetches, feed_dict=provider.feed_dict(placeholders)),
-                sess.close)
+                sess.close, declared_mb=memory_declared_mb(scale))
 
 
 def _feeding_floor(scale: int) -> Case:
     """Read only: in-order batches copied out of the arrays in numpy, no session."""
-    return Case(_SliceReader(list(memory_arrays(scale).values()), MEMORY_BATCH))
+    return Case(_SliceReader(list(memory_arrays(scale).values()), MEMORY_BATCH),
+                declared_mb=memory_declared_mb(scale))
 
 
 def memory_pipeline(name: str) -> CaseFactory:
     """The uniform face of ``name`` over :func:`memory_arrays` (feeding and constant)."""
-    return lambda scale: pipeline_case(name, arrays=memory_arrays(scale),
+    return lambda scale: pipeline_case(name, declared_mb=memory_declared_mb(scale),
+                                       arrays=memory_arrays(scale),
                                        batch_size=MEMORY_BATCH, num_epochs=None)
 
 

@@ -15,6 +15,7 @@ from tf1_pipelines.bench.cases import (
     SEED_CASE,
     Case,
     PipelineBench,
+    megabytes,
     one_shot,
     pipeline_factory,
     session_case,
@@ -22,6 +23,16 @@ from tf1_pipelines.bench.cases import (
 )
 
 STYLEGAN_BATCH = 32
+# Declared buffers on the embedded LOD-0 file (20 images of 3 x 256 x 256 uint8):
+# the read buffer (at most the file), the shuffle buffer (shuffle_mb 4096, but at
+# most one epoch: it sits before the repeat), the prefetch (prefetch_mb 2048, after
+# the repeat: the original's defaults, kept by the uniform face), 2 parsing threads,
+# a batch being built and one fetched.
+_IMAGE = 3 * 256 * 256
+_LOD0_FILE = 20 * (_IMAGE + 60)
+_IN_FLIGHT = (2 + 2 * STYLEGAN_BATCH) * _IMAGE
+_SEED_MB = megabytes(_LOD0_FILE, 20 * _IMAGE, 2048 << 20, _IN_FLIGHT)
+_FLOOR_MB = megabytes(_LOD0_FILE, _IN_FLIGHT)
 
 
 def _stylegan_dir() -> str:
@@ -45,7 +56,8 @@ def _stylegan_seed(scale: int) -> Case:
     def close() -> None:
         default.__exit__(None, None, None)
         sess.close()
-    return Case(lambda: dataset.get_minibatch_np(STYLEGAN_BATCH, lod=0), close)
+    return Case(lambda: dataset.get_minibatch_np(STYLEGAN_BATCH, lod=0), close,
+                declared_mb=_SEED_MB)
 
 
 def _stylegan_floor(scale: int) -> Case:
@@ -59,11 +71,12 @@ def _stylegan_floor(scale: int) -> Case:
         dataset = tf1.data.TFRecordDataset(lod0_file).repeat() \
             .map(parse_tfrecord_tf, num_parallel_calls=2).batch(STYLEGAN_BATCH)
         return one_shot(dataset)
-    return session_case(build)
+    return session_case(build, declared_mb=_FLOOR_MB)
 
 
 BENCH = PipelineBench(STYLEGAN_BATCH, {
     SEED_CASE: _stylegan_seed,
     FLOOR_CASE: _stylegan_floor,
-    "dataset (lod 0)": pipeline_factory("stylegan_lod", batch_size=STYLEGAN_BATCH, lod=0),
+    "dataset (lod 0)": pipeline_factory("stylegan_lod", declared_mb=_SEED_MB,
+                                        batch_size=STYLEGAN_BATCH, lod=0),
 }, prepare=_stylegan_dir)
