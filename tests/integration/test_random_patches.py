@@ -175,3 +175,80 @@ def test_bad_input(tmp_path) -> None:
             with pytest.raises(tf.errors.InvalidArgumentError, match="img1.png") as err:
                 sess.run(patches)
             assert paths[1] in err.value.message
+
+
+def crops_at(image: np.ndarray, offsets: np.ndarray, p: int) -> np.ndarray:
+    """NumPy slices image[r:r+p, c:c+p] at each (r, c) of ``offsets``."""
+    return np.stack([image[r:r + p, c:c + p] for r, c in offsets])
+
+
+@pytest.mark.parametrize("seeded", [False, True])
+def test_gathered_crops_are_numpy_slices_at_their_offsets(seeded: bool) -> None:
+    pixels = np.random.RandomState(4).randint(0, 256, (23, 31, 3)).astype(np.uint8)
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        image = tf.constant(pixels)
+        key = tf.constant([5, 9], tf.int64) if seeded else None
+        offsets = rp.crop_offsets(tf.shape(image), 40, 7, key)
+        # the same draws, cut from the uint8 image and from parse_fn's float image
+        as_float = tf.image.convert_image_dtype(image, tf.float32)
+        if seeded:
+            crops_u8, crops_f32 = rp.random_crops(image, 40, 7, key), \
+                rp.random_crops(as_float, 40, 7, key)
+            got_offsets, u8, f32 = sess.run([offsets, crops_u8, crops_f32])
+        else:  # stateful draws: take the offsets the gather used from its own graph
+            got_offsets, u8 = sess.run([offsets, rp.random_crops(image, 40, 7)])
+            f32 = None
+    if seeded:
+        assert (got_offsets >= 0).all() and (got_offsets <= [23 - 7, 31 - 7]).all()
+        np.testing.assert_array_equal(u8, crops_at(pixels, got_offsets, 7))
+        # cropping then converting gives the bytes of converting then cropping
+        expected = crops_at(pixels, got_offsets, 7).astype(np.float32) * np.float32(1 / 255)
+        np.testing.assert_array_equal(f32, expected)
+    else:
+        windows = {w.tobytes() for w in np.lib.stride_tricks.sliding_window_view(
+            pixels, (7, 7, 3)).reshape(-1, 7, 7, 3)}
+        assert all(patch.tobytes() in windows for patch in u8)
+
+
+@pytest.mark.parametrize("seeded", [False, True])
+def test_crop_offsets_are_uniform_over_the_free_range(seeded: bool) -> None:
+    # a 10 x 12 image and 8-pixel patches: 3 x 5 = 15 places, 15,000 draws
+    with tf.Graph().as_default(), tf1.Session() as sess:
+        key = tf.constant([1, 2], tf.int64) if seeded else None
+        offsets = sess.run(rp.crop_offsets(tf.constant([10, 12, 3]), 15000, 8, key))
+    counts = np.zeros((3, 5), int)
+    np.add.at(counts, (offsets[:, 0], offsets[:, 1]), 1)
+    assert counts.sum() == 15000
+    assert np.abs(counts - 1000).max() < 5 * np.sqrt(1000)  # binomial sd ~ 31
+
+
+@pytest.mark.timeout(180)
+def test_seeded_batches_equal_the_earlier_float_formulation(tmp_path) -> None:
+    """The seeded crops are cut from the uint8 image in one gather and then converted;
+    before, rows then columns were gathered from parse_fn's float image. Rebuilt
+    here the earlier way (same seeds, same shuffles), the batches are identical."""
+    paths = write_noise_images(tmp_path / "imgs", [(40, 50), (48, 48), (64, 40)])
+
+    def earlier(images: tf.Tensor, key: tf.Tensor) -> tf.Tensor:
+        shape = tf.shape(images)
+        draws = tf.random.stateless_uniform([6, 2], seed=key, minval=0, maxval=tf.int32.max,
+                                            dtype=tf.int32)
+        offsets = draws % (shape[:2] - 8 + 1)
+        rows = offsets[:, :1] + tf.range(8)
+        cols = offsets[:, 1:] + tf.range(8)
+        return tf.gather(tf.gather(images, rows), cols, axis=2, batch_dims=1)
+
+    with tf.Graph().as_default():
+        files = tf1.data.Dataset.from_tensor_slices(paths).shuffle(3, seed=7).repeat(2)
+        keyed = files.enumerate().map(lambda i, f: (f, tf.stack([tf.constant(7, tf.int64), i])))
+        dataset = keyed.map(lambda f, k: (rp.parse_fn(f), k)) \
+            .map(earlier).unbatch().shuffle(300, seed=8).batch(5)
+        batch = tf1.data.make_one_shot_iterator(dataset).get_next()
+        with tf1.Session() as sess:
+            expected = [sess.run(batch) for _ in range(7)]
+    with tp.load_pipeline("random_patches", image_dir=str(tmp_path / "imgs"), num_patches=6,
+                          patch_size=8, batch_size=5, seed=7, num_epochs=2,
+                          buffer_size=300) as p:
+        got = [p.get_batch().patches for _ in range(7)]
+    for want, have in zip(expected, got):
+        np.testing.assert_array_equal(have, want)

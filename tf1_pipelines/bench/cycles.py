@@ -1,13 +1,21 @@
 """Open, take one batch, close, over and over: does the process keep memory or threads?
-``python -m tf1_pipelines.bench.cycles [--cycles N] [--every K] [NAME[:BACKEND] ...]``.
+``python -m tf1_pipelines.bench.cycles [--cycles N] [--every K] [--warmup W] [NAME[:BACKEND] ...]``.
 
 Each pipeline x backend (all of them by default, on the embedded data) runs in a
 fresh process: ``N`` cycles of ``load_pipeline`` / ``get_batch`` / ``close``, with
 the resident set size (RSS, from ``/proc/self/statm``) sampled after the first cycle
 and every ``K`` cycles. Prints, per case, the RSS after the first cycle, the growth
-from there to the last cycle, the growth over the second half, and the Python
-threads left over. Nothing is collected or trimmed by hand: the figures are what a
-user's loop sees.
+from there to the last cycle, the growth over the second half, the growth after
+the warm-up (below), and the Python threads left over. Nothing is collected or
+trimmed by hand: the figures are what a user's loop sees.
+
+Growth after the warm-up: the first cycles raise the allocator's high-water mark
+(one-time caches, arenas reaching the size of the largest pipeline's buffers), and
+after them the RSS wanders by about +-10 MB from cycle to cycle as freed buffers
+leave holes of varying size in glibc's heaps, memory that later cycles reuse. A
+leak raises the floor under that wandering; so this column is the lowest RSS over
+the last quarter of the cycles after the first ``W`` (default: a tenth of them)
+minus the lowest over their first quarter.
 """
 from __future__ import annotations
 
@@ -81,13 +89,33 @@ def measure(label: str, cycles: int, every: int, timeout: float = 3600.0,
     return result
 
 
-def summary(label: str, result: dict[str, Any]) -> str:
-    """One table row: RSS after cycle 1, growth to the end, growth over the second half."""
+def warmup_cycles(cycles: int) -> int:
+    """The default warm-up: a tenth of the cycles (at least 1)."""
+    return max(1, cycles // 10)
+
+
+def floor_growth(samples: list[tuple[int, float]], warmup: int) -> float:
+    """The lowest RSS over the last quarter of the cycles after ``warmup`` minus the
+    lowest over their first quarter (MiB); 0.0 if fewer than two samples follow."""
+    after = [(number, mib) for number, mib in samples if number > warmup]
+    if len(after) < 2:
+        return 0.0
+    span = after[-1][0] - warmup
+    window = max(span // 4, 1)
+    early = [mib for number, mib in after if number <= warmup + window]
+    late = [mib for number, mib in after if number > after[-1][0] - window]
+    return min(late) - min(early or [after[0][1]])
+
+
+def summary(label: str, result: dict[str, Any], warmup: int) -> str:
+    """One table row: RSS after cycle 1, growth to the end, growth over the second
+    half, growth after the warm-up (:func:`floor_growth`), threads left."""
     samples = result["samples"]
     first, last = samples[0][1], samples[-1][1]
     middle = min(samples, key=lambda s: abs(s[0] - samples[-1][0] / 2))[1]
     return (f"{label:30s} {samples[-1][0]:5d} {first:9.1f} {last - first:+9.1f} "
-            f"{last - middle:+9.1f} {len(result['threads_left']):8d}")
+            f"{last - middle:+9.1f} {floor_growth(samples, warmup):+9.1f} "
+            f"{len(result['threads_left']):8d}")
 
 
 def main(argv: list[str]) -> int:
@@ -97,8 +125,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("cases", nargs="*", help="NAME[:BACKEND] labels (default: all: "
                         + ", ".join(label for label, _, _ in CASES) + ")")
     parser.add_argument("--cycles", type=int, default=200, help="cycles per case (default 200)")
-    parser.add_argument("--every", type=int, default=25, help="sample RSS every K cycles "
-                        "(default 25)")
+    parser.add_argument("--every", type=int, default=5, help="sample RSS every K cycles "
+                        "(default 5)")
+    parser.add_argument("--warmup", type=int, default=None,
+                        help="cycles left out of the growth after warm-up (default: a "
+                             "tenth of --cycles)")
+    parser.add_argument("--json", default=None, help="also write every case's RSS samples "
+                        "and threads left to this JSON file (default: none)")
     parser.add_argument("--arenas", type=int, default=None,
                         help="limit glibc's malloc to N arenas first, as "
                              "tf1_pipelines.malloc_arenas does (default: no limit)")
@@ -116,14 +149,21 @@ def main(argv: list[str]) -> int:
     unknown = [label for label in labels if label not in known]
     if unknown:
         parser.error(f"unknown case {unknown}; known: {', '.join(known)}")
+    warmup = warmup_cycles(args.cycles) if args.warmup is None else args.warmup
     print(f"{'case':30s} {'cycles':>5s} {'RSS@1 MiB':>9s} {'growth':>9s} {'2nd half':>9s} "
-          f"{'threads':>8s}")
+          f"{'after ' + str(warmup):>9s} {'threads':>8s}")
     failed = False
+    results = {}
     for label in labels:
         result = measure(label, args.cycles, args.every, arenas=args.arenas)
-        print(summary(label, result), flush=True)
+        results[label] = result
+        print(summary(label, result, warmup), flush=True)
         samples = result["samples"]
         failed |= samples[-1][1] - samples[0][1] >= 20 or bool(result["threads_left"])
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump({"cycles": args.cycles, "every": args.every, "warmup": warmup,
+                       "arenas": args.arenas, "cases": results}, handle, indent=1)
     return 1 if failed else 0
 
 

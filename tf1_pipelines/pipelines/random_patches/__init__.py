@@ -21,7 +21,8 @@ from tf1_pipelines.lazy_exports import lazy_exports
 _EXPORTS = {
     "records": ("IMAGE_EXTENSIONS", "list_image_files", "check_image_files"),
     "graph": ("NUM_PATCHES", "PATCH_SIZE", "BUFFER_IMAGES", "NUM_PARALLEL_CALLS", "BATCH_SIZE",
-              "PREFETCH_BATCHES", "parse_fn", "check_patch_fits", "random_crops", "get_patches",
+              "PREFETCH_BATCHES", "parse_fn", "decode_rgb", "check_patch_fits", "crop_offsets",
+              "random_crops", "get_patches",
               "check_patch_options", "patches_dataset", "make_patch_batches"),
     "pipeline": ("ITERATORS", "Batch", "RandomPatchesPipeline"),
     "sample": ("write_photographs", "photographs_dir"),

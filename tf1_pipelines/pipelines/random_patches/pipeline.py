@@ -112,7 +112,8 @@ class RandomPatchesPipeline(Pipeline):
         dataset = patches_dataset(shards.shard_files(self.filenames), self.num_patches,
                                   self.patch_size, batch_size, self.buffer_size,
                                   self.num_parallel_calls, self.prefetch, self.num_epochs,
-                                  self.seed, patch_shard=shards.record_shard(len(self.filenames)))
+                                  self.seed, patch_shard=shards.record_shard(len(self.filenames)),
+                                  gather=True)
         dataset = self._distribute(dataset)
         if self.iterator == "initializable":
             patches, initializer = initializable(dataset)
