@@ -358,3 +358,27 @@ def test_bad_options_and_missing_files(shards):
     os.makedirs(os.path.join(shards, "empty"))
     with pytest.raises(DataError, match="no record files matching"):
         tp.load_pipeline("voc_segmentation", tfrecords=os.path.join(shards, "empty"))
+
+
+@pytest.mark.timeout(60)
+def test_seeded_dataset_batches_equal_decoding_before_the_shuffle(shards):
+    """The dataset backend shuffles the serialized records and decodes into the batch;
+    before, it decoded and then shuffled. The shuffle's draws do not depend on the
+    elements, so with one seed both orders give the same batches (rebuilt here)."""
+    files = sorted(os.path.join(shards, f) for f in os.listdir(shards))
+    with tf.Graph().as_default():
+        names = tf1.data.Dataset.from_tensor_slices(files).shuffle(3, seed=5)
+        records = names.repeat(2).flat_map(tf1.data.TFRecordDataset)
+        decoded = records.map(lambda s: voc.decode_example(s, 8, 8), num_parallel_calls=2)
+        batches = decoded.shuffle(16, seed=5).batch(3, drop_remainder=True)
+        batch = tf1.data.make_one_shot_iterator(batches).get_next()
+        with tf1.Session() as sess:
+            expected = [sess.run(batch) for _ in range(7)]
+    with tp.load_pipeline("voc_segmentation", tfrecords=files, backend="dataset", batch_size=3,
+                          num_epochs=2, image_height=8, image_width=8, capacity=16,
+                          seed=5) as pipe:
+        got = list(pipe)
+    assert len(got) == len(expected) == 22 // 3
+    for (want_image, want_mask), have in zip(expected, got):
+        np.testing.assert_array_equal(have.image, want_image)
+        np.testing.assert_array_equal(have.mask, want_mask)
