@@ -59,6 +59,10 @@ class RandomPatchesPipeline(Pipeline):
     (``configure(batch_size=...)`` restarts the data).
     ``num_shards``/``shard_index``: by image file, by patch (``k, k + n, ...`` of
     each image's) when the images are fewer than the shards; ``service=`` serves it.
+
+    Each image's crops are drawn in one op and cut from the decoded uint8 image in
+    one gather, then converted to float (``graph.random_crops``): the distribution of
+    the answer's loop of ``random_crop`` ops, with or without a seed.
     """
 
     name = "random_patches"

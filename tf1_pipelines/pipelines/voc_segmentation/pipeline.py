@@ -72,8 +72,9 @@ class VocSegmentationPipeline(Pipeline):
     ``TFRecordReader``, ``shuffle_batch`` with ``capacity``, ``num_threads``,
     ``min_after_dequeue``; its threads start on the first ``get_batch`` and stop
     on ``close()``. ``backend="dataset"``: tf.data with the same parsing, files
-    shuffled each epoch, a shuffle buffer of ``capacity``; it yields the same
-    multiset of examples per epoch.
+    shuffled each epoch, a shuffle buffer of ``capacity`` serialized records, each
+    decoded (``num_threads`` in parallel) straight into its batch; it yields the
+    same multiset of examples per epoch.
 
     ``num_epochs=None`` repeats forever; with N, ``EndOfData`` follows the last
     batch. As in TF1 the last partial batch is dropped (N x records %
