@@ -81,6 +81,42 @@ def test_with_two_malloc_arenas_cycles_stay_flat() -> None:
     assert result["threads_left"] == []
 
 
+#: The worst cases of the 200-cycle table before their fixes (+85.7 MB and +21.8 MB
+#: over 100 cycles with two arenas): random_patches kept a 14 MB graph per closed
+#: pipeline (a loop of 1,500 crop ops) until the collector ran.
+WORST_CASES = ["random_patches", "voc_segmentation:dataset"]
+SHORT_CYCLES, SHORT_WARMUP = 40, 10
+#: The bound on the growth after the warm-up in a 40-cycle run. Proportional to the
+#: deliverable's (20 MB over 200 cycles) it would be 4 MB, but the floor under the
+#: RSS's cycle-to-cycle wandering itself moves by up to ~6 MB between two windows
+#: of a short run (measured: 5.7 MB once in a 50-cycle run of random_patches); 10 MB
+#: still fails a leak of a quarter of a MB per cycle (the 14 MB graph kept per
+#: closed random_patches pipeline before, or any leak of 50 MB per 200 cycles).
+SHORT_BOUND_MB = 10.0
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("label", WORST_CASES)
+def test_worst_cases_stay_flat_after_warm_up(label: str) -> None:
+    # 40 cycles instead of the deliverable's 200 (test time); the growth from the
+    # first cycle, warm-up included, must stay under the full 20 MB.
+    from tf1_pipelines.bench.cycles import floor_growth, measure
+    result = measure(label, cycles=SHORT_CYCLES, every=1, timeout=220, arenas=2)
+    samples = result["samples"]
+    assert samples[-1][1] - samples[0][1] < 20, samples
+    assert floor_growth(samples, SHORT_WARMUP) < SHORT_BOUND_MB, samples
+    assert result["threads_left"] == []
+
+
+def test_floor_growth_sees_a_rising_floor_and_not_a_wandering_one() -> None:
+    from tf1_pipelines.bench.cycles import floor_growth
+    wandering = [(n, 700.0 + (n * 7919) % 23) for n in range(1, 201)]  # 700..722, no trend
+    assert floor_growth(wandering, 20) < 1
+    leaking = [(n, mib + 0.1 * n) for n, mib in wandering]  # +0.1 MB per cycle
+    assert 10 < floor_growth(leaking, 20) < 20
+    assert floor_growth([(1, 700.0)], 20) == 0.0
+
+
 def test_limit_malloc_arenas_checks_its_count() -> None:
     from tf1_pipelines.errors import ConfigError
     from tf1_pipelines.malloc_arenas import limit_malloc_arenas
