@@ -103,11 +103,10 @@ def test_worst_cases_stay_flat_after_warm_up(label: str) -> None:
     # (the floor, not the last sample: one sample can sit on a transient peak of the
     # wandering, measured up to +37 MB in a 200-cycle run of the voc dataset backend
     # whose floor grew by 1.4 MB).
-    from tf1_pipelines.bench.cycles import floor_growth, measure
+    from tf1_pipelines.bench.cycles import floor_growth, measure, settled_growth
     result = measure(label, cycles=SHORT_CYCLES, every=1, timeout=220, arenas=2)
     samples = result["samples"]
-    late = [mib for number, mib in samples if number > SHORT_CYCLES - SHORT_CYCLES // 4]
-    assert min(late) - samples[0][1] < 20, samples
+    assert settled_growth(samples) < 20, samples
     assert floor_growth(samples, SHORT_WARMUP) < SHORT_BOUND_MB, samples
     assert result["threads_left"] == []
 
@@ -119,6 +118,10 @@ def test_floor_growth_sees_a_rising_floor_and_not_a_wandering_one() -> None:
     leaking = [(n, mib + 0.1 * n) for n, mib in wandering]  # +0.1 MB per cycle
     assert 10 < floor_growth(leaking, 20) < 20
     assert floor_growth([(1, 700.0)], 20) == 0.0
+    # settled: the floor of the last quarter (cycles 151..200) against cycle 1
+    from tf1_pipelines.bench.cycles import settled_growth
+    peak_at_end = [(1, 690.0), *wandering[1:-1], (200, 760.0)]
+    assert 9 < settled_growth(peak_at_end) < 11
 
 
 def test_limit_malloc_arenas_checks_its_count() -> None:
