@@ -361,10 +361,10 @@ def test_bad_options_and_missing_files(shards):
 
 
 @pytest.mark.timeout(60)
-def test_seeded_dataset_batches_equal_decoding_before_the_shuffle(shards):
-    """The dataset backend shuffles the serialized records and decodes into the batch;
-    before, it decoded and then shuffled. The shuffle's draws do not depend on the
-    elements, so with one seed both orders give the same batches (rebuilt here)."""
+def test_seeded_dataset_batches_equal_the_formulation_rebuilt(shards):
+    """With a seed the dataset backend's batches are those of the formulation rebuilt
+    here: files shuffled, records decoded in input order, then shuffled and batched
+    (an unordered parallel map would make them depend on thread timing)."""
     files = sorted(os.path.join(shards, f) for f in os.listdir(shards))
     with tf.Graph().as_default():
         names = tf1.data.Dataset.from_tensor_slices(files).shuffle(3, seed=5)
