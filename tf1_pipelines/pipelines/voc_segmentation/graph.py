@@ -7,7 +7,6 @@ from typing import Any
 
 import tensorflow as tf
 
-from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.quiet_tf1 import quiet_tf1
