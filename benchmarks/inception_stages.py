@@ -10,6 +10,7 @@ the best round counts. Prints examples/s per stage.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -50,6 +51,10 @@ def _cropped_resized(image: tf.Tensor, method: int | tf.Tensor) -> tf.Tensor:
     return out
 
 
+def _one_method(method: int, index: tf.Tensor, serialized: tf.Tensor) -> tf.Tensor:
+    return _cropped_resized(_decoded(serialized), method)
+
+
 def stage_fns() -> dict[str, Callable[[tf.Tensor, tf.Tensor], tf.Tensor]]:
     """Stage name -> map function (index, serialized) -> fixed-size image."""
     def thread(i: tf.Tensor) -> tf.Tensor:
@@ -62,8 +67,8 @@ def stage_fns() -> dict[str, Callable[[tf.Tensor, tf.Tensor], tf.Tensor]]:
         return tf1.image.random_flip_left_right(upto_resize(i, s))
 
     def full(i: tf.Tensor, s: tf.Tensor) -> tf.Tensor:
-        branches = [lambda k=k, img=_decoded(s): g.distort_image(img, SIZE, SIZE, k)
-                    for k in range(4)]
+        image = _decoded(s)
+        branches = [functools.partial(g.distort_image, image, SIZE, SIZE, k) for k in range(4)]
         out = tf.switch_case(thread(i), branches)
         out.set_shape([SIZE, SIZE, 3])
         return g.rescale(out)
@@ -79,12 +84,11 @@ def stage_fns() -> dict[str, Callable[[tf.Tensor, tf.Tensor], tf.Tensor]]:
         "full (current _preprocess, unseeded)": full,
     }
     for k, name in enumerate(g.RESIZE_METHODS):
-        stages[f"decode+crop+resize {name} only"] = \
-            lambda i, s, k=k: _cropped_resized(_decoded(s), k)
+        stages[f"decode+crop+resize {name} only"] = functools.partial(_one_method, k)
     return stages
 
 
-def build(fn: Callable[[tf.Tensor, tf.Tensor], tf.Tensor]) -> tuple[tf1.Session, Any]:
+def build(fn: Callable[[tf.Tensor, tf.Tensor], tf.Tensor]) -> tuple[Any, Any]:
     graph = tf.Graph()
     with graph.as_default():
         files = g.Dataset("multilabel", "train", default_data_dir()).data_files()
@@ -94,7 +98,7 @@ def build(fn: Callable[[tf.Tensor, tf.Tensor], tf.Tensor]) -> tuple[tf1.Session,
     return tf1.Session(graph=graph), batch
 
 
-def rate(sess: tf1.Session, batch: Any, seconds: float) -> tuple[float, float]:
+def rate(sess: Any, batch: Any, seconds: float) -> tuple[float, float]:
     """(examples/s, CPU milliseconds of this process per example)."""
     for _ in range(3):
         sess.run(batch)
