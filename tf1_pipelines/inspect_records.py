@@ -10,7 +10,6 @@ line ends the report. A bad file does not stop the others.
 """
 from __future__ import annotations
 
-import io
 import os
 import re
 import sys
@@ -21,11 +20,11 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 from google.protobuf.message import DecodeError
-from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.command_line import EXIT_BAD_INPUT, EXIT_DIFFERENT, EXIT_OK
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.records.reader import iterate_records
+from tf1_pipelines.records.verify import FeatureSpec, check_feature, image_problem
 
 RECORD_SUFFIXES = (".tfrecords", ".tfrecord", ".tfr")
 _INCEPTION_SHARD = re.compile(r".+-\d{5}-of-\d{5}$")
@@ -138,12 +137,8 @@ def _labelled_spec(first: Any) -> Spec:
 
 
 def _check_labelled_image(values: Values, first: Values) -> tuple[str, str] | None:
-    try:
-        with Image.open(io.BytesIO(values["image/encoded"])) as im:
-            im.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        return "image/encoded", f"does not decode as an image ({exc})"
-    return None
+    problem = image_problem(values["image/encoded"])
+    return None if problem is None else ("image/encoded", problem)
 
 
 def _unknown_spec(first: Any) -> Spec:
@@ -197,27 +192,26 @@ def _parse(records: Sequence[bytes], spec: Spec) -> dict[str, Any]:
             for key, value in parsed.items()}
 
 
+_KIND_OF_DTYPE = {tf.string: "bytes", tf.int64: "int64", tf.float32: "float"}
+
+
 def _explain(record: bytes, spec: Spec, exc: tf.errors.OpError) -> tuple[str | None, str]:
     """``(field, problem)`` for a record TF's parser rejected, in the words of the
-    Example's contents: missing key, other value type, other value count."""
+    Example's contents (the record checker's: missing key, other value type,
+    other value count)."""
     try:
         features = _example_features(record)
     except DecodeError:
         return None, "record is not a tf.train.Example"
-    names = {tf.string: "bytes_list", tf.int64: "int64_list", tf.float32: "float_list"}
     for key, feature_spec in spec.items():
-        if key not in features:
-            if isinstance(feature_spec, tf.io.FixedLenFeature):
-                return key, "missing feature"
-            continue
-        held, wanted = features[key].WhichOneof("kind"), names[feature_spec.dtype]
-        if held != wanted:
-            return key, f"holds {held} values, expected {wanted} values"
-        count = len(getattr(features[key], held).value)
-        if isinstance(feature_spec, tf.io.FixedLenFeature):
-            needed = int(np.prod(feature_spec.shape)) if feature_spec.shape else 1
-            if count != needed:
-                return key, f"holds {count} values, expected {needed}"
+        if key not in features and not isinstance(feature_spec, tf.io.FixedLenFeature):
+            continue  # an absent VarLen feature parses as empty
+        fixed = isinstance(feature_spec, tf.io.FixedLenFeature)
+        length = (int(np.prod(feature_spec.shape)) if feature_spec.shape else 1) if fixed else None
+        problem = check_feature(features, key,
+                                FeatureSpec(_KIND_OF_DTYPE[feature_spec.dtype], length))
+        if problem is not None and (fixed or not problem.startswith("holds no ")):
+            return key, problem
     return None, f"TensorFlow's parser rejects it ({exc.message.splitlines()[0]})"
 
 

@@ -10,6 +10,7 @@ valid shorter file), within a bound, never in another exception.
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 import shutil
@@ -58,36 +59,33 @@ def _batch0(batch: Any) -> int:
     return len(batch[0])
 
 
+def _voc_epoch(folder: str, backend: str) -> tp.Pipeline:
+    return tp.load_pipeline("voc_segmentation", tfrecords=folder, backend=backend, batch_size=1,
+                            num_epochs=1, allow_smaller_final_batch=True, image_height=6,
+                            image_width=5, capacity=4, min_after_dequeue=1, num_threads=1,
+                            stall_timeout=20)
+
+
+def _inception_epoch(folder: str, backend: str) -> tp.Pipeline:
+    return tp.load_pipeline("inception_multilabel", data_dir=folder, backend=backend,
+                            batch_size=1, num_epochs=1, train=False,
+                            allow_smaller_final_batch=True, stall_timeout=20, **INCEPTION_SMALL)
+
+
 SUBJECTS = [
     Subject("div2k_sr/tfrecords", div2k_records,
             lambda d: tp.load_pipeline("div2k_sr", tfrecord_dir=d, patch_size=DIV2K_PATCH,
                                        batch_size=2, num_epochs=1, shuffle_num=4,
                                        prefetch_num=2, stall_timeout=20),
             ("gt",), _batch0),
-    Subject("voc_segmentation/queue", voc_records,
-            lambda d: tp.load_pipeline("voc_segmentation", tfrecords=d, backend="queue",
-                                       batch_size=1, num_epochs=1, allow_smaller_final_batch=True,
-                                       image_height=6, image_width=5, capacity=4,
-                                       min_after_dequeue=1, num_threads=1, stall_timeout=20),
-            ("height", "width", "image_raw", "mask_raw"), _batch0),
-    Subject("voc_segmentation/dataset", voc_records,
-            lambda d: tp.load_pipeline("voc_segmentation", tfrecords=d, backend="dataset",
-                                       batch_size=1, num_epochs=1, allow_smaller_final_batch=True,
-                                       image_height=6, image_width=5, capacity=4,
-                                       min_after_dequeue=1, num_threads=1, stall_timeout=20),
-            ("height", "width", "image_raw", "mask_raw"), _batch0),
-    Subject("inception_multilabel/queue", inception_shards,
-            lambda d: tp.load_pipeline("inception_multilabel", data_dir=d, backend="queue",
-                                       batch_size=1, num_epochs=1, train=False,
-                                       allow_smaller_final_batch=True, stall_timeout=20,
-                                       **INCEPTION_SMALL),
-            ("image/encoded", "image/filename", "image/label/scene"), _batch0),
-    Subject("inception_multilabel/dataset", inception_shards,
-            lambda d: tp.load_pipeline("inception_multilabel", data_dir=d, backend="dataset",
-                                       batch_size=1, num_epochs=1, train=False,
-                                       allow_smaller_final_batch=True, stall_timeout=20,
-                                       **INCEPTION_SMALL),
-            ("image/encoded", "image/filename", "image/label/scene"), _batch0),
+    *(Subject(f"voc_segmentation/{backend}", voc_records,
+              functools.partial(_voc_epoch, backend=backend),
+              ("height", "width", "image_raw", "mask_raw"), _batch0)
+      for backend in ("queue", "dataset")),
+    *(Subject(f"inception_multilabel/{backend}", inception_shards,
+              functools.partial(_inception_epoch, backend=backend),
+              ("image/encoded", "image/filename", "image/label/scene"), _batch0)
+      for backend in ("queue", "dataset")),
     Subject("stylegan_lod/dataset", stylegan_records,
             lambda d: tp.load_pipeline("stylegan_lod", tfrecord_dir=d, batch_size=2, lod=0,
                                        repeat=False, shuffle_mb=0, prefetch_mb=0,

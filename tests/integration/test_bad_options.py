@@ -12,7 +12,6 @@ import pytest
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import ConfigError, ConfigTypeError
-from tf1_pipelines.inputs.distribute import OPTIONS as DISTRIBUTION_OPTIONS
 from tf1_pipelines.options import option_names
 from tf1_pipelines.registry import pipeline_class
 
@@ -81,12 +80,12 @@ def test_unknown_option_lists_the_valid_ones_and_suggests_the_closest(name: str)
 @pytest.mark.parametrize("name", PIPELINES)
 def test_every_option_is_checked_before_anything_is_read(name: str) -> None:
     """Each pipeline's own options are in its check table; the base class checks
-    the rest (batch_size, graph, stall_timeout, join_timeout, session_config)."""
+    the rest (batch_size, graph, stall_timeout, join_timeout, session_config and
+    the distribution options)."""
     cls = pipeline_class(name)
-    checked = set(cls.__init__.option_checks) | {"batch_size", "graph", "stall_timeout",
-                                                 "join_timeout", "session_config",
-                                                 *DISTRIBUTION_OPTIONS}
-    assert set(option_names(cls)) == checked
+    base = set(option_names(tp.Pipeline))
+    assert {"batch_size", "graph", "stall_timeout", "num_shards", "service"} <= base
+    assert set(option_names(cls)) == set(cls.__init__.option_checks) | base
 
 
 def test_unknown_pipeline_name_suggests_the_closest() -> None:

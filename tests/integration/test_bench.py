@@ -139,3 +139,19 @@ def test_a_case_over_twice_its_declared_buffers_is_marked() -> None:
     assert not over_limit(undeclared, runtime_mb=5.0)
     text = bench.format_tables({"feeding": [within, over]}, runtime_mb=5.0)
     assert [line.split()[6].endswith("!") for line in text.splitlines()[3:]] == [False, True]
+
+
+def test_readme_table_comes_from_the_json(tmp_path) -> None:
+    import subprocess
+    import sys
+    results = {"feeding": [
+        bench.Result(bench.SEED_CASE, 2e5, 600.0, 0.2, 263.0, 3000, held_mb=3.0, declared_mb=1.0),
+        bench.Result("floor (numpy slices)", 4e6, 14000.0, 0.2, 263.0, 9000, held_mb=1.0,
+                     declared_mb=1.0)]}
+    out = tmp_path / "bench.json"
+    bench.write_json(results, str(out), runtime_mb=0.5)
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "readme_table.py")
+    table = subprocess.run([sys.executable, script, str(out)], capture_output=True, text=True,
+                           check=True, timeout=120).stdout.splitlines()
+    assert table[2] == "| feeding | seed formulation | 200,000 | 600 | 0.20 | 263 | 3 ! | 1 | 1.00 | 0.050 |"
+    assert table[3].endswith("| 1 | 1 | 20.00 | 1.000 |") and len(table) == 4

@@ -97,7 +97,7 @@ def test_inspect_checks_files_and_folders_reports_each_and_sums_up(tmp_path) -> 
     assert lines[0].startswith(f"{truncated}: 3 records (div2k_sr patches), 0 bad, FAILED: ")
     assert "record 3" in lines[0] and "truncated" in lines[0]
     assert lines[1].startswith(f"{mistyped}: 3 records (div2k_sr patches), 1 bad, FAILED: ")
-    assert "record 1, field 'gt': holds int64_list values, expected bytes_list values" in lines[1]
+    assert "record 1, field 'gt': holds int64 values, expected bytes" in lines[1]
     assert lines[2] == f"{folder / 'data0.tfrecords'}: 3 records (div2k_sr patches), ok"
     assert lines[3] == f"{folder / 'data1.tfrecords'}: 2 records (div2k_sr patches), ok"
     assert lines[4] == f"{good}: 6 records (div2k_sr patches), ok"

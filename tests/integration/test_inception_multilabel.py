@@ -453,3 +453,28 @@ def test_missing_data_and_bad_queue_sizes(labelled, tmp_path):
     with pytest.raises(ConfigError, match="semantic level names repeat"):
         tp.load_pipeline("inception_multilabel", data_dir=labelled["data_dir"],
                          semantic_level_settings=[("scene", 3), ("scene", 3)])
+
+
+@pytest.mark.timeout(300)
+def test_record_table_gives_the_batches_of_the_records(monkeypatch):
+    """A small data set's dataset backend shuffles record ids over records kept in
+    memory: the same batches as shuffling the records read from the files."""
+    from tf1_pipelines.pipelines.inception_multilabel import pipeline as module
+    options = dict(backend="dataset", batch_size=8, seed=4, examples_per_shard=16,
+                   input_queue_memory_factor=2, num_epochs=2, height=64, width=64)
+
+    def batches() -> list:
+        with tp.load_pipeline("inception_multilabel", **options) as pipe:
+            table = pipe._table
+            return table, [pipe.get_batch() for _ in range(6)]
+
+    table, from_table = batches()
+    assert table is not None and len(table.records) == table.starts[-1] > 0
+    assert table.records[0] == next(iterate_records(inc.Dataset(
+        "multilabel", "train", inc.default_data_dir()).data_files()[0]))
+    monkeypatch.setattr(module, "SMALL_DATA_BYTES", 0)
+    no_table, from_files = batches()
+    assert no_table is None
+    for a, b in zip(from_table, from_files):
+        np.testing.assert_array_equal(a.images, b.images)
+        assert list(a.filenames) == list(b.filenames)

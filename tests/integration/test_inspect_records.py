@@ -72,7 +72,7 @@ def test_inception_float_label_in_record_0_and_undecodable_jpeg(tmp_path) -> Non
     floats = write_records(str(tmp_path / "f"), [labelled(jpeg(10), [0.0, 1.0]),
                                                  labelled(jpeg(10), [0, 1])])
     assert check_file(floats).error.endswith(
-        "record 0, field 'image/label/colour': holds float_list values, expected int64_list values")
+        "record 0, field 'image/label/colour': holds float values, expected int64")
     broken = write_records(str(tmp_path / "j"), [labelled(jpeg(10), [0, 1]),
                                                  labelled(b"not a jpeg", [0, 1])])
     assert "record 1, field 'image/encoded': does not decode as an image" in check_file(broken).error

@@ -109,13 +109,26 @@ def tensorflow() -> Any:
 def session_case(build: Callable[[], Any], warmup: int = 3,
                   examples: Callable[[Any], int] | None = None,
                   declared_mb: float = 0.0) -> Case:
-    """Build tensors in a fresh graph; a case running them with ``sess.run``."""
+    """Build tensors in a fresh graph; a case running them with ``sess.run`` (as
+    the seeds' own loops do)."""
     tf = tensorflow()
     graph = tf.Graph()
     with graph.as_default():
         fetches = build()
     sess = tf.compat.v1.Session(graph=graph)
     return Case(lambda: sess.run(fetches), sess.close, warmup, examples, declared_mb)
+
+
+def floor_case(build: Callable[[], Any], declared_mb: float = 0.0) -> Case:
+    """A floor: tensors built in a fresh graph, fetched by a session callable
+    (``Session.make_callable``, the cheapest fetch TF1 sessions have, as the
+    uniform face's ``get_batch`` uses)."""
+    tf = tensorflow()
+    graph = tf.Graph()
+    with graph.as_default():
+        fetches = build()
+    sess = tf.compat.v1.Session(graph=graph)
+    return Case(sess.make_callable(fetches), sess.close, declared_mb=declared_mb)
 
 
 def queue_session_case(build: Callable[[], Any], warmup: int,

@@ -43,9 +43,6 @@ PROTOCOL = "grpc"
 T = TypeVar("T")
 
 
-OPTIONS = ("num_shards", "shard_index", "service", "processing_mode", "job_name")
-
-
 def check_service_address(name: str, service: Any) -> str:
     """``service`` as given if it reads ``grpc://host:port``; ConfigTypeError for a
     value that is not a string, ConfigError for a string of another form."""

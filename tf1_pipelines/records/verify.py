@@ -118,13 +118,13 @@ def check_feature(feature_map: Mapping[str, tf.train.Feature], key: str,
         if spec.byte_length is not None and len(value) != spec.byte_length:
             return f"holds {len(value)} bytes, expected {spec.byte_length}{source}"
         if spec.image:
-            reason = _image_problem(value)
+            reason = image_problem(value)
             if reason is not None:
                 return reason
     return None
 
 
-def _image_problem(data: bytes) -> str | None:
+def image_problem(data: bytes) -> str | None:
     """Why ``data`` does not decode as an image, or None if it does."""
     try:
         with Image.open(io.BytesIO(data)) as im:

@@ -12,8 +12,8 @@ from tf1_pipelines.bench.cases import (
     SEED_CASE,
     Case,
     PipelineBench,
+    floor_case,
     queue_session_case,
-    session_case,
     tensorflow,
 )
 from tf1_pipelines.pipelines.feeding.bench import (
@@ -38,8 +38,8 @@ def _constant_floor(scale: int) -> Case:
     """Read only: the first batch of rows of the constants, fetched at every step."""
     tf = tensorflow()
     arrays = memory_arrays(scale)
-    return session_case(lambda: [tf.constant(a)[:MEMORY_BATCH] for a in arrays.values()],
-                        declared_mb=memory_declared_mb(scale))
+    return floor_case(lambda: [tf.constant(a)[:MEMORY_BATCH] for a in arrays.values()],
+                      declared_mb=memory_declared_mb(scale))
 
 
 BENCH = PipelineBench(MEMORY_BATCH, {

@@ -15,6 +15,7 @@ from tf1_pipelines.bench.cases import (
     Case,
     CaseFactory,
     PipelineBench,
+    floor_case,
     megabytes,
     one_shot,
     pipeline_case,
@@ -24,24 +25,28 @@ from tf1_pipelines.bench.cases import (
 
 #: Batch size of the div2k_sr cases (the seed's).
 BATCH = 64
-# Declared buffers: each buffer's capacity (the seed's shuffle_num 2000, prefetch_num
+# Declared memory: each buffer's capacity (the seed's shuffle_num 2000, prefetch_num
 # 1000, map_parallel_num 8, or the case's own) times its element, at most the 565
-# records of one epoch where the buffer sits before the repeat; plus the batches in
-# flight (one per parallel map call, one being fetched). An element is an HR patch
-# (96 x 96 float32) with its LR (24 x 24 float32); a record is 9,235 bytes.
+# records of one epoch where the buffers sit before the repeat; plus the batches in
+# flight: one being built, one handed over, one with the caller, and per batched map
+# call its intermediate copies of the batch. An element is an HR patch (96 x 96
+# float32) with its LR (24 x 24 float32); a record is 9,235 bytes.
 _RECORDS = 565
 _RECORD = 9235
 _PAIR = (96 * 96 + 24 * 24) * 4
 _HR = 96 * 96 * 4
 _READ_BUFFER = 1 << 20
+_HANDED = 3  # batches being built, handed over, with the caller
 #: per-example formulations: shuffle + prefetch of parsed pairs (one epoch at most)
-_PER_EXAMPLE_MB = megabytes(_READ_BUFFER, min(2000 + 1000, _RECORDS) * _PAIR,
-                            (8 + 2) * _PAIR, 2 * BATCH * _PAIR)
-#: the floors: the read buffer, a batch being built, 1 map call, prefetch 4, fetched
-_FLOOR_MB = megabytes(_READ_BUFFER, BATCH * _RECORD, (1 + 4 + 1) * BATCH * _HR)
-#: native: one epoch of records shuffled, 3 batches in the map, 1000 // 64 = 15
-#: prefetched (after the repeat), one fetched
-_NATIVE_MB = megabytes(_READ_BUFFER, _RECORDS * _RECORD, (3 + 15 + 1) * BATCH * _PAIR)
+_PER_EXAMPLE_MB = megabytes(_READ_BUFFER, min(2000 + 1000, _RECORDS) * _PAIR, 8 * _PAIR,
+                            _HANDED * BATCH * _PAIR)
+#: the floors: a batch of records, the parse's copies (bytes, float, / 255), prefetch 4
+_FLOOR_MB = megabytes(_READ_BUFFER, BATCH * _RECORD, (3 + 4 + _HANDED) * BATCH * _HR)
+#: native: one epoch of records shuffled; 3 map calls, each with about 6 copies of
+#: its batch (float, the four orientation parts, stitched, / 255); 1000 // 64 = 15
+#: batches prefetched after the repeat
+_NATIVE_MB = megabytes(_READ_BUFFER, _RECORDS * _RECORD, 3 * 6 * BATCH * _HR,
+                       (15 + _HANDED) * BATCH * _PAIR)
 #: the generator backend: one photograph decoded (the largest embedded one, 872 x
 #: 1000 x 3, as float64 in the seed's colour conversion); 100 patches per photograph
 #: of the 8 make an epoch
@@ -89,7 +94,7 @@ def _div2k_floor(batched_parse: bool) -> CaseFactory:
             else:
                 dataset = dataset.map(lambda x: parse_patch(x, 96) / 255.0, 8).batch(BATCH)
             return one_shot(dataset.prefetch(4))
-        return session_case(build, declared_mb=_FLOOR_MB)
+        return floor_case(build, declared_mb=_FLOOR_MB)
     return make
 
 
@@ -98,7 +103,8 @@ def _declared(backend: str, lr_method: str) -> float:
     if backend == "tfrecords":
         return _NATIVE_MB if lr_method == "native" else _PER_EXAMPLE_MB
     element = _HR if lr_method == "native" else _PAIR
-    return megabytes(_PHOTO, min(2000 + 1000, _GENERATED) * element, 2 * BATCH * _PAIR)
+    return megabytes(_PHOTO, min(2000 + 1000, _GENERATED) * element,
+                     (6 + _HANDED) * BATCH * _PAIR)
 
 
 def _div2k_pipeline(backend: str, lr_method: str) -> CaseFactory:

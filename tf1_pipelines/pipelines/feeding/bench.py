@@ -24,13 +24,14 @@ from tf1_pipelines.bench.cases import (
 
 MEMORY_BATCH = 32        # feeding and constant
 #: The in-memory cases' declared memory: the arrays twice (the data and one copy:
-#: a shuffled epoch, or the graph's constant), a batch being made and one fetched.
+#: a shuffled epoch, or the graph's constant), batches being made, handed over and
+#: with the caller.
 _MEMORY_DATA = 90 * (32 * 32 * 3 + 8)
 
 
 def memory_declared_mb(scale: int) -> float:
     """What the feeding and constant cases declare, in MB, at data ``scale``."""
-    return megabytes(2 * scale * _MEMORY_DATA, 2 * MEMORY_BATCH * (32 * 32 * 3 + 8))
+    return megabytes(2 * scale * _MEMORY_DATA, 3 * MEMORY_BATCH * (32 * 32 * 3 + 8))
 
 
 def memory_arrays(scale: int = 1) -> dict[str, np.ndarray]:

@@ -7,7 +7,6 @@ from typing import Any
 
 import tensorflow as tf
 
-from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.quiet_tf1 import quiet_tf1
@@ -48,15 +47,15 @@ def decode_example(serialized_example: tf.Tensor, image_height: int = IMAGE_HEIG
 
 
 def check_batch_fits(batch_size: Any, capacity: int, min_after_dequeue: int) -> int:
-    """``batch_size`` if ``shuffle_batch`` can ever hand out such a batch: it waits
-    until the queue holds ``min_after_dequeue + batch_size`` examples, so that sum
-    must not exceed ``capacity``; ConfigError with the three values otherwise."""
-    batch_size = check_positive_int("batch_size", batch_size)
-    if min_after_dequeue + batch_size > capacity:
-        raise ConfigError(f"batch_size {batch_size} + min_after_dequeue {min_after_dequeue} "
-                          f"exceeds capacity {capacity}: shuffle_batch would wait forever; "
-                          "raise capacity or lower batch_size")
-    return batch_size
+    """``batch_size`` if it is a whole number >= 1; ConfigError otherwise.
+
+    Any batch size is served, whatever ``capacity`` and ``min_after_dequeue``: a
+    dequeue of ``batch_size`` takes the examples one at a time, each as soon as
+    the queue holds more than ``min_after_dequeue``, so the queue never has to
+    hold ``min_after_dequeue + batch_size`` at once (checked against TF's
+    RandomShuffleQueue in the tests). The two queue sizes are checked by
+    :func:`~tf1_pipelines.inputs.queue.check_capacity`."""
+    return check_positive_int("batch_size", batch_size)
 
 
 @quiet_tf1

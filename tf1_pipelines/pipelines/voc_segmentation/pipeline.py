@@ -99,6 +99,15 @@ class VocSegmentationPipeline(Pipeline):
     ``num_shards``/``shard_index``: by record file, or (dataset backend) by record
     within each file when the files are fewer than the shards; ``service=`` serves
     the dataset backend (:mod:`tf1_pipelines.inputs.distribute`).
+
+    ``deterministic=True`` (queue backend, with a ``seed``): the same batches in
+    every run. With ``num_threads`` threads the records reach the shuffle queue in
+    the order the threads happen to finish, and each example of a batch is drawn
+    from however many the queue happens to hold by then; here one thread reads
+    (``num_threads`` must be 1 or left out) and the queue's capacity is
+    ``min_after_dequeue + 1``, so every draw is from a full queue of the same
+    records. It costs the second reader thread and the queue's slack: reader and
+    consumer take turns, one example at a time.
     """
 
     name = "voc_segmentation"
@@ -112,20 +121,24 @@ class VocSegmentationPipeline(Pipeline):
                      num_epochs=optional(check_positive_int), allow_smaller_final_batch=check_bool,
                      image_height=check_positive_int, image_width=check_positive_int,
                      capacity=check_positive_int, min_after_dequeue=check_non_negative_int,
-                     num_threads=check_positive_int, record_shards=check_positive_int, seed=check_seed)
+                     num_threads=optional(check_positive_int), record_shards=check_positive_int,
+                     seed=check_seed, deterministic=check_bool)
     def __init__(self, tfrecords: str | Sequence[str] | None = None, image_dir: str | None = None,
                  mask_dir: str | None = None, backend: str = "queue", batch_size: int = 2,
                  num_epochs: int | None = None, allow_smaller_final_batch: bool = False,
                  image_height: int = IMAGE_HEIGHT, image_width: int = IMAGE_WIDTH,
-                 capacity: int = 30, min_after_dequeue: int = 10, num_threads: int = 2,
-                 record_shards: int = 1, seed: int | None = None,
+                 capacity: int = 30, min_after_dequeue: int = 10, num_threads: int | None = None,
+                 record_shards: int = 1, seed: int | None = None, deterministic: bool = False,
                  **pipeline_options: Any) -> None:
         super().__init__(batch_size=batch_size, **pipeline_options)
         self.backend = queue_inputs.check_choice("backend", backend, BACKENDS)
         self.num_epochs = queue_inputs.check_num_epochs(num_epochs)
         self.capacity, self.min_after_dequeue = queue_inputs.check_capacity(
             capacity, min_after_dequeue, "shuffle_batch")
-        self.num_threads = check_positive_int("num_threads", num_threads)
+        self.deterministic = self._check_deterministic(bool(deterministic), seed, num_threads)
+        self.num_threads = 1 if self.deterministic else (2 if num_threads is None else num_threads)
+        if self.deterministic:  # every draw then finds the queue full
+            self.capacity = self.min_after_dequeue + 1
         self.image_height = check_positive_int("image_height", image_height)
         self.image_width = check_positive_int("image_width", image_width)
         self.allow_smaller_final_batch = bool(allow_smaller_final_batch)
@@ -140,6 +153,22 @@ class VocSegmentationPipeline(Pipeline):
             self._distribution.refuse_service("backend='queue' runs queue runners in this "
                                               "process; use backend='dataset'")
         require_records(self.files)
+
+    def _check_deterministic(self, deterministic: bool, seed: int | None,
+                             num_threads: int | None) -> bool:
+        """ConfigError where ``deterministic=True`` cannot keep its promise."""
+        if not deterministic:
+            return False
+        if self.backend != "queue":
+            raise ConfigError("deterministic=True is the queue backend's option; the dataset "
+                              "backend gives the same batches for a seed by itself")
+        if seed is None:
+            raise ConfigError("deterministic=True needs a seed= (the shuffles are drawn from it)")
+        if num_threads not in (None, 1):
+            raise ConfigError(f"deterministic=True reads with one thread, got num_threads "
+                              f"{num_threads}: several threads fill the queue in the order "
+                              "they happen to finish")
+        return True
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)
