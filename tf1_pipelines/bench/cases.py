@@ -119,7 +119,8 @@ def session_case(build: Callable[[], Any], warmup: int = 3,
     return Case(lambda: sess.run(fetches), sess.close, warmup, examples, declared_mb)
 
 
-def floor_case(build: Callable[[], Any], declared_mb: float = 0.0) -> Case:
+def floor_case(build: Callable[[], Any], declared_mb: float = 0.0,
+               examples: Callable[[Any], int] | None = None) -> Case:
     """A floor: tensors built in a fresh graph, fetched by a session callable
     (``Session.make_callable``, the cheapest fetch TF1 sessions have, as the
     uniform face's ``get_batch`` uses)."""
@@ -128,7 +129,8 @@ def floor_case(build: Callable[[], Any], declared_mb: float = 0.0) -> Case:
     with graph.as_default():
         fetches = build()
     sess = tf.compat.v1.Session(graph=graph)
-    return Case(sess.make_callable(fetches), sess.close, declared_mb=declared_mb)
+    return Case(sess.make_callable(fetches), sess.close, examples=examples,
+                declared_mb=declared_mb)
 
 
 def queue_session_case(build: Callable[[], Any], warmup: int,

@@ -14,6 +14,7 @@ from tf1_pipelines.bench.cases import (
     PipelineBench,
     floor_case,
     queue_session_case,
+    session_case,
     tensorflow,
 )
 from tf1_pipelines.pipelines.feeding.bench import (
@@ -35,15 +36,28 @@ def _constant_seed(scale: int) -> Case:
 
 
 def _constant_floor(scale: int) -> Case:
-    """Read only: the first batch of rows of the constants, fetched at every step."""
+    """Read only: the first batch of rows of the constants, fetched at every step
+    through a session callable. Grappler folds that slice into a constant: this is
+    the cost of fetching a batch, nothing else."""
     tf = tensorflow()
     arrays = memory_arrays(scale)
     return floor_case(lambda: [tf.constant(a)[:MEMORY_BATCH] for a in arrays.values()],
                       declared_mb=memory_declared_mb(scale))
 
 
+def _constant_floor_run(scale: int) -> Case:
+    """The floor fetched by ``sess.run`` instead of a session callable: grappler
+    folds the slice of a constant into a constant, so the callable floor is the
+    fetch alone, and this row shows what ``sess.run``'s Python side adds to it."""
+    tf = tensorflow()
+    arrays = memory_arrays(scale)
+    return session_case(lambda: [tf.constant(a)[:MEMORY_BATCH] for a in arrays.values()],
+                        declared_mb=memory_declared_mb(scale))
+
+
 BENCH = PipelineBench(MEMORY_BATCH, {
     SEED_CASE: _constant_seed,
     "floor (constant slice)": _constant_floor,
+    "floor (constant slice), sess.run": _constant_floor_run,
     "constant": memory_pipeline("constant"),
 }, floor="floor (constant slice)")

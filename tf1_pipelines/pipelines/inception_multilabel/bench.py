@@ -16,10 +16,11 @@ from tf1_pipelines.bench.cases import (
     Case,
     CaseFactory,
     PipelineBench,
+    floor_case,
+    megabytes,
     one_shot,
     pipeline_factory,
     queue_session_case,
-    session_case,
     tensorflow,
 )
 
@@ -28,6 +29,23 @@ INCEPTION_BATCH = 32
 #: 256 instead of 16384, which a 27-image data set fills by cycling for seconds).
 INCEPTION_QUEUE = {"examples_per_shard": 64, "input_queue_memory_factor": 4}
 INCEPTION_THREADS = 16   # the seed's num_preprocess_threads
+# Declared memory on the embedded data (27 JPEGs of 10.5 KB, at most 240 x 160; an
+# example is 299 x 299 x 3 float32, 1.07 MB; a batch 34 MB): the example queue of
+# 256 + 3 x 32 records; per preprocessing thread the decoded image, the crop, the
+# resized image and the colour ops' copies (about 6 MB); batch_join's capacity of
+# 2 x 16 x 32 examples (the seed's); batches handed over and with the caller. The
+# dataset backend holds the records once, shuffles 256 ids, and its map fused with
+# the batch keeps up to 2 batches in the making.
+_EXAMPLE = 299 * 299 * 3 * 4
+_BATCH = INCEPTION_BATCH * _EXAMPLE
+_RECORDS = 27 * 10_500
+_THREADS_WORK = INCEPTION_THREADS * 6_000_000
+_HANDED = 3
+_QUEUE_MB = megabytes((256 + 3 * INCEPTION_BATCH) * 10_500, _THREADS_WORK,
+                      2 * INCEPTION_THREADS * _BATCH, _HANDED * _BATCH)
+_DATASET_MB = megabytes(2 * _RECORDS, 256 * 8, _THREADS_WORK, (2 + _HANDED) * _BATCH)
+_FLOOR_MB = megabytes(FLOOR_PARALLEL_CALLS * 240 * 160 * 3,
+                      (1 + 2 + _HANDED) * INCEPTION_BATCH * 240 * 160 * 3)
 
 
 def _inception_dataset() -> Any:
@@ -46,7 +64,7 @@ def _inception_seed(scale: int) -> Case:
     def build() -> Any:
         return batch_inputs(dataset, INCEPTION_BATCH, True, DEFAULT_SEMANTIC_LEVEL_SETTINGS,
                             INCEPTION_THREADS, **INCEPTION_QUEUE)
-    return queue_session_case(build, warmup=3)
+    return queue_session_case(build, warmup=3, declared_mb=_QUEUE_MB)
 
 
 def _inception_floor(scale: int) -> Case:
@@ -66,11 +84,12 @@ def _inception_floor(scale: int) -> Case:
         dataset = tf.compat.v1.data.TFRecordDataset(files).repeat() \
             .map(parse, FLOOR_PARALLEL_CALLS).padded_batch(INCEPTION_BATCH).prefetch(2)
         return one_shot(dataset)
-    return session_case(build)
+    return floor_case(build, declared_mb=_FLOOR_MB)
 
 
 def _inception_pipeline(backend: str) -> CaseFactory:
-    return pipeline_factory("inception_multilabel", backend=backend,
+    declared = _QUEUE_MB if backend == "queue" else _DATASET_MB
+    return pipeline_factory("inception_multilabel", declared_mb=declared, backend=backend,
                             batch_size=INCEPTION_BATCH, num_preprocess_threads=INCEPTION_THREADS,
                              **INCEPTION_QUEUE)
 

@@ -16,14 +16,25 @@ from tf1_pipelines.bench.cases import (
     SEED_CASE,
     Case,
     PipelineBench,
+    floor_case,
+    megabytes,
     one_shot,
     pipeline_factory,
     queue_session_case,
-    session_case,
     tensorflow,
 )
 
 VOC_BATCH = 2            # the seed's read_and_decode
+# Declared memory on the embedded records (6 records of 1.0 MB on average, 1.5 MB at
+# most; an example cropped or padded to 384 x 384 is 590 KB with its mask): per
+# reading thread a record and its decoded pixels (3 MB at most); the shuffle queue
+# or buffer of 30 examples (the seed's capacity); batches being built, handed
+# over and with the caller. The floor pads raw images to the batch's largest.
+_RAW = 3 * 1_500_000
+_EXAMPLE = 384 * 384 * 4
+_HANDED = 3
+_QUEUE_MB = megabytes(2 * _RAW, 30 * _EXAMPLE, (1 + _HANDED) * VOC_BATCH * _EXAMPLE)
+_FLOOR_MB = megabytes(4 * _RAW, (1 + 1 + _HANDED) * VOC_BATCH * 1_500_000)
 
 
 def _voc_files() -> list[str]:
@@ -47,7 +58,7 @@ def _voc_seed(scale: int) -> Case:
     def build() -> Any:
         filename_queue = tf1.train.string_input_producer(files, num_epochs=None)
         return read_and_decode(filename_queue)
-    return queue_session_case(build, _voc_warmup())
+    return queue_session_case(build, _voc_warmup(), declared_mb=_QUEUE_MB)
 
 
 def _voc_floor(scale: int) -> Case:
@@ -69,7 +80,7 @@ def _voc_floor(scale: int) -> Case:
         dataset = tf1.data.TFRecordDataset(files).repeat() \
             .map(parse, FLOOR_PARALLEL_CALLS).padded_batch(VOC_BATCH).prefetch(1)
         return one_shot(dataset)
-    return session_case(build)
+    return floor_case(build, declared_mb=_FLOOR_MB)
 
 
 def _prepare_voc() -> None:
@@ -79,8 +90,8 @@ def _prepare_voc() -> None:
 BENCH = PipelineBench(VOC_BATCH, {
     SEED_CASE: _voc_seed,
     FLOOR_CASE: _voc_floor,
-    "queue": pipeline_factory("voc_segmentation", _voc_warmup(), backend="queue",
+    "queue": pipeline_factory("voc_segmentation", _voc_warmup(), _QUEUE_MB, backend="queue",
                               batch_size=VOC_BATCH),
-    "dataset": pipeline_factory("voc_segmentation", backend="dataset",
+    "dataset": pipeline_factory("voc_segmentation", declared_mb=_QUEUE_MB, backend="dataset",
                                 batch_size=VOC_BATCH),
 }, prepare=_prepare_voc)
