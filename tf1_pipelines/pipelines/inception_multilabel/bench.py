@@ -34,8 +34,8 @@ INCEPTION_THREADS = 16   # the seed's num_preprocess_threads
 # 256 + 3 x 32 records; per preprocessing thread the decoded image, the crop, the
 # resized image and the colour ops' copies (about 6 MB); batch_join's capacity of
 # 2 x 16 x 32 examples (the seed's); batches handed over and with the caller. The
-# dataset backend holds the records once, shuffles 256 ids, and its map fused with
-# the batch keeps up to 2 batches in the making.
+# dataset backend holds the records once (in the graph and the session), shuffles
+# 256 ids, and has a batch in the making besides those handed over.
 _EXAMPLE = 299 * 299 * 3 * 4
 _BATCH = INCEPTION_BATCH * _EXAMPLE
 _RECORDS = 27 * 10_500

@@ -60,6 +60,16 @@ BACKENDS = ("queue", "dataset")
 SMALL_DATA_BYTES = 64 << 20
 
 
+def _unfused() -> tf.data.Options:
+    """The parallel map stays apart from the batch (no map-and-batch fusion): the
+    fused op keeps whole batches of decoded images in the making, which a saved
+    state then holds (measured on the embedded data, quiet 2-core machine: state
+    46.9 -> 15.2 MB, save + restore 1.0 -> 0.6 s, and 528 -> 579 examples/s)."""
+    options = tf.data.Options()
+    options.experimental_optimization.map_and_batch_fusion = False
+    return options
+
+
 class RecordTable(NamedTuple):
     """Every record of a small data set, in file order: ``records`` [N] bytes and
     ``starts`` [files + 1], file ``f``'s records being ``starts[f]..starts[f+1]-1``."""
@@ -285,7 +295,7 @@ class InceptionMultilabelPipeline(Pipeline):
         # 299) would be written into every saved state (measured: 2 batches = 65 MB of
         # the 109 MB a one-epoch buffer saved; throughput the same within noise).
         batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
-        return self._distribute(seeded(batches, self.seed), drop)
+        return self._distribute(seeded(batches.with_options(_unfused()), self.seed), drop)
 
     def _reader(self) -> Any:
         """File index -> its records (a TFRecordDataset), or the ids of its records
