@@ -106,16 +106,22 @@ def tensorflow() -> Any:
     return tf
 
 
+def _session_for(build: Callable[[], Any]) -> tuple[Any, Any]:
+    """``(session, fetches)``: the tensors ``build`` makes in a fresh graph, and a
+    session of that graph."""
+    tf = tensorflow()
+    graph = tf.Graph()
+    with graph.as_default():
+        fetches = build()
+    return tf.compat.v1.Session(graph=graph), fetches
+
+
 def session_case(build: Callable[[], Any], warmup: int = 3,
                   examples: Callable[[Any], int] | None = None,
                   declared_mb: float = 0.0) -> Case:
     """Build tensors in a fresh graph; a case running them with ``sess.run`` (as
     the seeds' own loops do)."""
-    tf = tensorflow()
-    graph = tf.Graph()
-    with graph.as_default():
-        fetches = build()
-    sess = tf.compat.v1.Session(graph=graph)
+    sess, fetches = _session_for(build)
     return Case(lambda: sess.run(fetches), sess.close, warmup, examples, declared_mb)
 
 
@@ -124,11 +130,7 @@ def floor_case(build: Callable[[], Any], declared_mb: float = 0.0,
     """A floor: tensors built in a fresh graph, fetched by a session callable
     (``Session.make_callable``, the cheapest fetch TF1 sessions have, as the
     uniform face's ``get_batch`` uses)."""
-    tf = tensorflow()
-    graph = tf.Graph()
-    with graph.as_default():
-        fetches = build()
-    sess = tf.compat.v1.Session(graph=graph)
+    sess, fetches = _session_for(build)
     return Case(sess.make_callable(fetches), sess.close, examples=examples,
                 declared_mb=declared_mb)
 

@@ -30,7 +30,6 @@ from tf1_pipelines.records.verify import require_records
 from .graph import (
     IMAGE_HEIGHT,
     IMAGE_WIDTH,
-    check_batch_fits,
     decode_example,
     read_and_decode,
 )
@@ -145,7 +144,6 @@ class VocSegmentationPipeline(Pipeline):
         size = (None, self.image_height, self.image_width)
         self.FIELDS = {"image": FieldSpec("uint8", size + (3,), "NHWC", (0, 255)),
                        "mask": FieldSpec("uint8", size + (1,), "NHWC", (0, 255))}
-        check_batch_fits(self.batch_size, self.capacity, self.min_after_dequeue)
         self.seed = seed
         self.files = self._record_files(tfrecords, image_dir, mask_dir, record_shards)
         if self.backend == "queue":  # shards by file; no service (see inputs.distribute)
@@ -169,12 +167,6 @@ class VocSegmentationPipeline(Pipeline):
                               f"{num_threads}: several threads fill the queue in the order "
                               "they happen to finish")
         return True
-
-    def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        settings = super()._validate_settings(settings)
-        if "batch_size" in settings:
-            check_batch_fits(settings["batch_size"], self.capacity, self.min_after_dequeue)
-        return settings
 
     def _record_files(self, tfrecords: str | Sequence[str] | None, image_dir: str | None,
                       mask_dir: str | None, record_shards: int) -> list[str]:
