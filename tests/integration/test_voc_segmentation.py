@@ -417,12 +417,14 @@ def test_a_batch_bigger_than_the_queue_slack_is_served(shards):
 @pytest.mark.timeout(60)
 def test_seeded_dataset_batches_equal_the_formulation_rebuilt(shards):
     """With a seed the dataset backend's batches are those of the formulation rebuilt
-    here: files shuffled, records decoded in input order, then shuffled and batched
-    (an unordered parallel map would make them depend on thread timing)."""
+    here: files shuffled, two files read at a time taking turns record by record,
+    records decoded in input order, then shuffled and batched (an unordered parallel
+    map or read would make them depend on thread timing)."""
     files = sorted(os.path.join(shards, f) for f in os.listdir(shards))
     with tf.Graph().as_default():
         names = tf1.data.Dataset.from_tensor_slices(files).shuffle(3, seed=5)
-        records = names.repeat(2).flat_map(tf1.data.TFRecordDataset)
+        records = names.repeat(2).interleave(tf1.data.TFRecordDataset, cycle_length=2,
+                                             block_length=1)
         decoded = records.map(lambda s: voc.decode_example(s, 8, 8), num_parallel_calls=2)
         batches = decoded.shuffle(16, seed=5).batch(3, drop_remainder=True)
         batch = tf1.data.make_one_shot_iterator(batches).get_next()

@@ -12,6 +12,7 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.dataset import initializable
+from tf1_pipelines.inputs.parallel_reads import read_in_parallel
 from tf1_pipelines.inputs.seeds import seeded
 from tf1_pipelines.options import (
     check_bool,
@@ -203,9 +204,14 @@ class VocSegmentationPipeline(Pipeline):
     def _dataset(self, batch_size: tf.Tensor) -> tf.data.Dataset:
         shard = self._distribution.shard_files(self.files)
         files = tf1.data.Dataset.from_tensor_slices(shard)
-        files = files.shuffle(len(shard), seed=self.seed, reshuffle_each_iteration=True)
-        dataset = files.repeat(self.num_epochs).flat_map(
-            self._distribution.record_reader(len(self.files), tf1.data.TFRecordDataset))
+        if not self._distribution.splits_by_dispatcher:  # see divergences
+            files = files.shuffle(len(shard), seed=self.seed, reshuffle_each_iteration=True)
+        # num_threads readers, as the seed's threads each read a file of their own:
+        # reading a 1 MB record (its CRC and copies) is most of the work.
+        dataset = read_in_parallel(
+            files.repeat(self.num_epochs),
+            self._distribution.record_reader(len(self.files), tf1.data.TFRecordDataset),
+            readers=self.num_threads, ordered=self.seed is not None)
         dataset = dataset.map(lambda s: decode_example(s, self.image_height, self.image_width),
                               num_parallel_calls=self.num_threads)
         dataset = dataset.shuffle(self.capacity, seed=self.seed)
