@@ -29,11 +29,16 @@ def limit_malloc_arenas(count: int = 2) -> bool:
     not glibc (musl, macOS), where there is nothing to limit. ConfigError for a
     ``count`` that is not a whole number >= 1."""
     count = check_positive_int("count", count)
+    return mallopt(M_ARENA_MAX, count)
+
+
+def mallopt(parameter: int, value: int) -> bool:
+    """glibc's ``mallopt(parameter, value)``: True if the C library took the
+    setting, False where there is no such function (not glibc) or it refused."""
     name = ctypes.util.find_library("c")
     if name is None:
         return False
-    libc = ctypes.CDLL(name)
-    mallopt = getattr(libc, "mallopt", None)
-    if mallopt is None:
+    function = getattr(ctypes.CDLL(name), "mallopt", None)
+    if function is None:
         return False
-    return bool(mallopt(M_ARENA_MAX, count))
+    return bool(function(parameter, value))

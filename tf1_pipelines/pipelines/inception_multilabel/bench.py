@@ -94,6 +94,17 @@ def _inception_pipeline(backend: str) -> CaseFactory:
                              **INCEPTION_QUEUE)
 
 
+def _large_blocks(backend: str) -> CaseFactory:
+    """A backend in a process whose ``malloc`` keeps the 34 MB batches in its heap
+    (:func:`tf1_pipelines.large_blocks.keep_large_blocks`; each case runs in a
+    process of its own, so no other case gets the setting)."""
+    def make(scale: int) -> Case:
+        from tf1_pipelines.large_blocks import keep_large_blocks
+        keep_large_blocks()
+        return _inception_pipeline(backend)(scale)
+    return make
+
+
 def _prepare_inception() -> None:
     _inception_dataset()
 
@@ -103,4 +114,6 @@ BENCH = PipelineBench(INCEPTION_BATCH, {
     "floor (read+parse+decode+batch)": _inception_floor,
     "queue": _inception_pipeline("queue"),
     "dataset": _inception_pipeline("dataset"),
+    "queue, large blocks kept": _large_blocks("queue"),
+    "dataset, large blocks kept": _large_blocks("dataset"),
 }, floor="floor (read+parse+decode+batch)", prepare=_prepare_inception)
