@@ -137,7 +137,7 @@ class Div2kPipeline(Pipeline):
             dataset = self._shard_records(lambda f: tf1.data.TFRecordDataset(f, buffer_size=1 << 20)) \
                 .shuffle(loader.shuffle_num, seed=self.seed).batch(batch_size) \
                 .repeat(self.num_epochs).enumerate() \
-                .map(lambda i, x: Batch(*batched_lr_hr(parse_patch_batch(x, p), p, s, self.seed,
+                .map(lambda i, x: Batch(*batched_lr_hr(parse_patch_batch(x, p, tf.uint8), p, s, self.seed,
                                                        self._flip_key(i))),
                      num_parallel_calls=3) \
                 .prefetch(max(1, loader.prefetch_num // max(1, self.batch_size))) \
