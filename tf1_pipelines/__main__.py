@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=None,
                        help="measuring time per case (default: 1.0)")
     bench.add_argument("--rounds", type=int, default=None,
-                       help="alternating rounds, the best counts (default: 2)")
+                       help="alternating rounds, the median counts (default: 2)")
     bench.add_argument("--scale", type=int, default=1,
                        help="N: N x seconds, N - 1 more rounds, N x in-memory data (default: 1)")
     bench.add_argument("--json", default=None,

@@ -155,3 +155,11 @@ def test_readme_table_comes_from_the_json(tmp_path) -> None:
                            check=True, timeout=120).stdout.splitlines()
     assert table[2] == "| feeding | seed formulation | 200,000 | 600 | 0.20 | 263 | 3 ! | 1 | 1.00 | 0.050 |"
     assert table[3].endswith("| 1 | 1 | 20.00 | 1.000 |") and len(table) == 4
+
+
+def test_the_median_round_counts_not_the_best() -> None:
+    from tf1_pipelines.bench.run import median_round
+    rounds = [bench.Result("case", rate, 0.0, 0.0, 0.0) for rate in (900.0, 400.0, 1000.0, 500.0, 950.0)]
+    assert median_round(rounds).examples_per_s == 900.0
+    assert median_round(rounds[:4]).examples_per_s == 900.0  # the faster of the middle two
+    assert median_round(rounds[:1]).examples_per_s == 900.0

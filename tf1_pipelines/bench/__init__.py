@@ -25,7 +25,8 @@ drain what its queues held when the timed window would start, within half the
 measuring time) and then runs batches for ``seconds`` (at least
 ``MIN_TIMED_STEPS``). Queue threads are started before the first batch and
 joined when the case ends. The cases alternate over ``rounds`` rounds
-(pipeline by pipeline, case by case) and the best round of each case counts.
+(pipeline by pipeline, case by case) and the median round of each case counts
+(the best would favour the case whose rate varies most).
 
 Isolation and peak RSS. Starting a Python process with TensorFlow takes 3-4 s,
 which would eat the whole time budget, so on Linux the bench imports

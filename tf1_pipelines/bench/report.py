@@ -50,7 +50,7 @@ def format_tables(results: Mapping[str, Sequence[Result]], runtime_mb: float = 0
     lines: list[str] = []
     for name, rows in results.items():
         batch = BENCHES[name].batch if name in BENCHES else "?"
-        lines.append(f"\n{name} (batch {batch}; best of rounds)")
+        lines.append(f"\n{name} (batch {batch}; median of rounds)")
         lines.append(f"{'case':<34}{'examples/s':>11}{'MB/s':>9}{'first(s)':>9}"
                      f"{'RSS MB':>8}{'held':>6}{'decl.':>6}{'x seed':>8}{'x floor':>8}")
         for r in rows:
@@ -90,7 +90,7 @@ def plot_results(results: Mapping[str, Sequence[Result]], path: str) -> None:
     axes = figure.add_subplot()
     axes.set_xscale("log")
     _draw_bars(axes, results)
-    axes.set_xlabel("examples/s (log scale; best of rounds)")
+    axes.set_xlabel("examples/s (log scale; median of rounds)")
     axes.set_title("tf1_pipelines bench: every pipeline x backend on the embedded data")
     axes.invert_yaxis()
     figure.tight_layout()
