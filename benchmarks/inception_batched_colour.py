@@ -141,11 +141,6 @@ def build(variant: str, images: np.ndarray) -> tuple[Any, Any]:
     return tf1.Session(graph=graph), tf.nest.flatten(batch)[0]
 
 
-def _cpu() -> float:
-    times = os.times()
-    return times.user + times.system
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2)
@@ -161,11 +156,11 @@ def main() -> None:
             sess, fetch = build(variant, images)
             for _ in range(3):
                 sess.run(fetch)
-            start, used = time.perf_counter(), _cpu()
+            start, used = time.perf_counter(), time.process_time()
             for _ in range(args.batches):
                 sess.run(fetch)
             n = args.batches * BATCH
-            cpu[variant] = min(cpu.get(variant, float("inf")), (_cpu() - used) * 1000 / n)
+            cpu[variant] = min(cpu.get(variant, float("inf")), (time.process_time() - used) * 1000 / n)
             speed[variant] = max(speed.get(variant, 0.0), n / (time.perf_counter() - start))
             sess.close()
     print("CPU ms/example  examples/s  variant")
