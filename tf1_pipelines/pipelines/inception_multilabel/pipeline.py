@@ -290,10 +290,10 @@ class InceptionMultilabelPipeline(Pipeline):
         dataset = records.enumerate().map(self._preprocess,
                                           num_parallel_calls=self.num_preprocess_threads)
         drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
-        # No prefetch after the batch: the parallel map (fused with the batch) already
-        # works ahead, and a prefetch buffer of decoded batches (34 MB each at 299 x
-        # 299) would be written into every saved state (measured: 2 batches = 65 MB of
-        # the 109 MB a one-epoch buffer saved; throughput the same within noise).
+        # No prefetch after the batch: the parallel map already works ahead of it, and
+        # a prefetch buffer of decoded batches (34 MB each at 299 x 299) would be
+        # written into every saved state (measured: 2 batches = 65 MB of the 109 MB a
+        # one-epoch buffer saved; throughput the same within noise).
         batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
         return self._distribute(seeded(batches.with_options(_unfused()), self.seed), drop)
 

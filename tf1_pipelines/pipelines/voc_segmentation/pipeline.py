@@ -216,10 +216,9 @@ class VocSegmentationPipeline(Pipeline):
                               num_parallel_calls=self.num_threads)
         dataset = dataset.shuffle(self.capacity, seed=self.seed)
         drop = not self.allow_smaller_final_batch  # served: the consumer drops (distribute)
-        batches = dataset.batch(batch_size, drop_remainder=drop and not self._served)
-        return self._distribute(seeded(batches.prefetch(1), self.seed)
-                                if self.seed is not None else unordered(batches.prefetch(1)),
-                                drop)
+        batches = dataset.batch(batch_size, drop_remainder=drop and not self._served).prefetch(1)
+        ordered = seeded(batches, self.seed) if self.seed is not None else unordered(batches)
+        return self._distribute(ordered, drop)
 
     def _explain_error(self, error: tf.errors.OpError) -> DataError | None:
         """Scan the files in numpy for the first bad one (CRC, keys, sizes) and name
