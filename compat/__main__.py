@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from compat.startup_log import drop_tensorflow_startup_lines
+from compat.runner.startup_log import drop_tensorflow_startup_lines
 
 USAGE = """\
 usage: python -m compat run [--py2] SCRIPT [ARG ...]
@@ -75,11 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _usage_error(f"{command}: no script given")
     if command == "run":
         drop_tensorflow_startup_lines()  # before anything can load TensorFlow
-        from compat import runner
+        from compat.runner import run as runner
         return runner.run(rest[0], rest[1:], python2=python2)
     if len(rest) > 1:
         return _usage_error("check: give exactly one script")
-    from compat import check, legacy_keras
+    from compat.checker import check
+    from compat.runner import legacy_keras
     legacy_keras.select_legacy_keras()  # classify tf.layers / tf.keras as the runner will see them
     return check.main(rest[0], python2=python2)
 

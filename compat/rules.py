@@ -3,8 +3,8 @@
 One table per kind of legacy construct, and the messages built from them:
 
 * TensorFlow 0.x names (TensorFlow 1.0's rename table): :data:`RENAMES` and
-  :data:`KEYWORD_RENAMES`, kept in :mod:`compat.renames` (a cohesive table whose
-  adapters are code in :mod:`compat.tf0_ops`) and re-exported here;
+  :data:`KEYWORD_RENAMES`, kept in :mod:`compat.tf1.renames` (a cohesive table whose
+  adapters are code in :mod:`compat.tf1.tf0_ops`) and re-exported here;
 * ``tf.contrib``: the ``tf.contrib.data`` functions provided
   (:data:`CONTRIB_DATA_PROVIDED`) or forwarded (:data:`CONTRIB_DATA_FROM_V1`),
   the modules served from ``tf_slim`` (:data:`FACADES`, :data:`DEEP_MODULES`,
@@ -23,15 +23,15 @@ One table per kind of legacy construct, and the messages built from them:
 * the runner's exit statuses.
 
 How a rule reaches ``run``: the runtime modules read these tables when they
-build what the script gets (:mod:`compat.tf1` the TF1 namespace and
-``tf.contrib``, :mod:`compat.slim_bridge` the ``tf_slim`` modules,
-:mod:`compat.legacy_modules` the tutorial modules, :mod:`compat.runner` the
-``scipy.misc`` module and the import finder, :mod:`compat.rewrite` the source
+build what the script gets (:mod:`compat.tf1.namespace` the TF1 namespace and
+``tf.contrib``, :mod:`compat.contrib.slim` the ``tf_slim`` modules,
+:mod:`compat.tutorials.legacy_modules` the tutorial modules, :mod:`compat.runner.run` the
+``scipy.misc`` module and the import finder, :mod:`compat.runner.rewrite` the source
 rewrite of NumPy and Python 2 names), and raise the messages built here.
-How it reaches ``check``: :mod:`compat.check` classifies what it finds in the
+How it reaches ``check``: :mod:`compat.checker.check` classifies what it finds in the
 source with the same tables and messages (through the static classifiers
-:func:`compat.tf1.classify_tf_attribute`, :func:`compat.slim_bridge.classify_module`
-and :func:`compat.rewrite.transform`); it never imports :mod:`compat.runner`.
+:func:`compat.tf1.namespace.classify_tf_attribute`, :func:`compat.contrib.slim.classify_module`
+and :func:`compat.runner.rewrite.transform`); it never imports :mod:`compat.runner.run`.
 A rule added here is therefore applied and reported alike
 (``tests/integration/test_compat_rules.py`` checks each table against both sides).
 
@@ -43,7 +43,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from compat.renames import (
+from compat.tf1.renames import (
     CONTRIB_NN_REPLACEMENTS,
     CONTRIB_OVERLAYS,
     KEYWORD_RENAMES,
@@ -134,13 +134,13 @@ CONTRIB_DATA_FROM_V1: tuple[str, ...] = (
 #: ``tf.contrib`` packages the runner serves only in part: the package imports, the
 #: names it lists work, its other names raise naming the replacement.
 PARTIAL_CONTRIB_PACKAGES: dict[str, str] = {
-    "learn": "tf.contrib.learn is provided for its datasets (the MNIST reader, compat.mnist_tutorial); "
+    "learn": "tf.contrib.learn is provided for its datasets (the MNIST reader, compat.tutorials.mnist_input_data); "
              "its other names raise, naming tf.keras",
 }
 
 #: What replaced each ``tf.contrib`` submodule the runner does not provide.
 CONTRIB_REPLACEMENTS: dict[str, str] = {
-    # slim, layers, framework and training are served from tf_slim (compat.slim_bridge);
+    # slim, layers, framework and training are served from tf_slim (compat.contrib.slim);
     # these name what to use for the TF1 names tf_slim lacks.
     "layers": "tf.compat.v1.layers or tf.keras.layers",
     "slim": "tf.compat.v1 or tf.keras",
@@ -234,7 +234,7 @@ DEEP_MODULES: dict[str, str] = {
     "tensorflow.contrib.framework.python.ops": "tf_slim.ops",
     "tensorflow.contrib.training.python.training.training": "tf_slim.training.training",
     "tensorflow.contrib.training.python.training.evaluation": "tf_slim.training.evaluation",
-    "tensorflow.contrib.training.python.training.hparam": "compat.hparams",
+    "tensorflow.contrib.training.python.training.hparam": "compat.contrib.hparams",
     # TensorFlow's tf.layers normalization module (used by slim.batch_norm) lazily imports
     # tf_keras.legacy_tf_layers.normalization, which tf_keras 2.21 has under tf_keras.src.
     "tf_keras.legacy_tf_layers": "tf_keras.src.legacy_tf_layers",
@@ -345,7 +345,7 @@ class FacadeSpec:
     @property
     def label(self) -> str:
         """Where the names come from, for messages."""
-        return "the tf_slim package" + (" and compat.hparams" if self.extras else "")
+        return "the tf_slim package" + (" and compat.contrib.hparams" if self.extras else "")
 
 
 #: The ``tf.contrib`` modules served here.
@@ -354,7 +354,7 @@ FACADES: dict[str, FacadeSpec] = {
     "layers": FacadeSpec("layers", ("tf_slim.layers",)),
     "framework": FacadeSpec("framework", ("tf_slim.ops.arg_scope", "tf_slim.ops.variables")),
     "training": FacadeSpec("training", ("tf_slim.training.training", "tf_slim.training.evaluation"),
-                           extras=(("HParams", "compat.hparams"), ("parse_values", "compat.hparams"))),
+                           extras=(("HParams", "compat.contrib.hparams"), ("parse_values", "compat.contrib.hparams"))),
 }
 
 # --------------------------------------------------------------------------
@@ -362,8 +362,8 @@ FACADES: dict[str, FacadeSpec] = {
 # --------------------------------------------------------------------------
 
 #: The compat modules serving the MNIST tutorial reader and model.
-MNIST_READER = "compat.mnist_tutorial"
-MNIST_MODEL = "compat.mnist_model"
+MNIST_READER = "compat.tutorials.mnist_input_data"
+MNIST_MODEL = "compat.tutorials.mnist_model"
 
 #: ``tensorflow.examples`` module names and the compat module (or None: a package) serving each.
 TUTORIAL_MODULES: dict[str, str | None] = {
@@ -379,17 +379,18 @@ LEARN_DATASETS = "tensorflow.contrib.learn.python.learn.datasets"
 
 LEGACY_MODULE_DESCRIPTIONS: dict[str, str] = {
     "tensorflow.examples.tutorials.mnist": "the MNIST tutorial package, served by the runner "
-                                           "(input_data: compat.mnist_tutorial, mnist: compat.mnist_model)",
-    "tensorflow.examples.tutorials.mnist.input_data": "the MNIST reader, served from compat.mnist_tutorial "
+                                           "(input_data: compat.tutorials.mnist_input_data, "
+                                           "mnist: compat.tutorials.mnist_model)",
+    "tensorflow.examples.tutorials.mnist.input_data": "the MNIST reader, served from compat.tutorials.mnist_input_data "
                                                       "(reads the four .gz files; no download)",
-    "tensorflow.examples.tutorials.mnist.mnist": "the MNIST tutorial model, served from compat.mnist_model",
-    f"{LEARN_DATASETS}.mnist": "the MNIST reader, served from compat.mnist_tutorial (no download)",
-    "tensorflow.contrib.learn.datasets.mnist": "the MNIST reader, served from compat.mnist_tutorial "
+    "tensorflow.examples.tutorials.mnist.mnist": "the MNIST tutorial model, served from compat.tutorials.mnist_model",
+    f"{LEARN_DATASETS}.mnist": "the MNIST reader, served from compat.tutorials.mnist_input_data (no download)",
+    "tensorflow.contrib.learn.datasets.mnist": "the MNIST reader, served from compat.tutorials.mnist_input_data "
                                                "(no download)",
-    f"{LEARN_DATASETS}.base": "Datasets/Dataset tuples, served from compat.mnist_tutorial",
-    "tensorflow.contrib.learn.datasets.base": "Datasets/Dataset tuples, served from compat.mnist_tutorial",
-    "tensorflow.contrib.deprecated": "the pre-1.0 summary ops, served by compat.renames",
-    "tensorflow.contrib.nn": "the deprecated_flipped_* losses, served by compat.renames",
+    f"{LEARN_DATASETS}.base": "Datasets/Dataset tuples, served from compat.tutorials.mnist_input_data",
+    "tensorflow.contrib.learn.datasets.base": "Datasets/Dataset tuples, served from compat.tutorials.mnist_input_data",
+    "tensorflow.contrib.deprecated": "the pre-1.0 summary ops, served by compat.tf1.renames",
+    "tensorflow.contrib.nn": "the deprecated_flipped_* losses, served by compat.tf1.renames",
 }
 
 
@@ -436,17 +437,17 @@ SCIPY_MISC_REPLACEMENTS: dict[str, str] = {
 }
 
 #: What the runner does about ``scipy.ndimage.imread``.
-NDIMAGE_IMREAD_ACTION = ("removed in SciPy 1.2; the runner adds it as compat.scipy_ndimage.imread "
+NDIMAGE_IMREAD_ACTION = ("removed in SciPy 1.2; the runner adds it as compat.scipy_legacy.ndimage.imread "
                          "(scipy.misc.imread semantics)")
 
 
 def scipy_misc_bridged_names() -> tuple[str, ...]:
-    """The ``scipy.misc`` functions that :mod:`compat.scipy_misc` re-implements.
+    """The ``scipy.misc`` functions that :mod:`compat.scipy_legacy.misc` re-implements.
 
     Its ``__all__`` is the one list of them; this imports that module (NumPy,
     Pillow) when called, never on import.
     """
-    bridge = importlib.import_module("compat.scipy_misc")
+    bridge = importlib.import_module("compat.scipy_legacy.misc")
     return tuple(getattr(bridge, "__all__", ()))
 
 
@@ -464,7 +465,7 @@ def scipy_misc_message(name: str) -> str:
 # --------------------------------------------------------------------------
 
 #: NumPy names removed in NumPy 1.24 / 2.0 / 2.4, with what the rewrite uses instead
-#: (:mod:`compat.rewrite` holds the values).
+#: (:mod:`compat.runner.rewrite` holds the values).
 NUMPY_REMOVED: dict[str, str] = {
     "float": "float",
     "int": "int",

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import compat
-from compat import check, fallbacks, local_imports, rewrite
+from compat.checker import check, fallbacks
+from compat.runner import local_imports, rewrite
 
 TIMEOUT = 120
 COMPAT_DIR = os.path.dirname(os.path.abspath(compat.__file__))

@@ -18,7 +18,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from compat import check, py2, py2_runtime, rewrite
+from compat.checker import check
+from compat.py2 import runtime as py2_runtime
+from compat.py2 import translate as py2
+from compat.runner import rewrite
 
 TIMEOUT = 180
 
@@ -362,7 +365,7 @@ def test_translation_keeps_the_original_line_numbers() -> None:
 
 
 def helpers() -> rewrite.LegacyHelpers:
-    from compat import numpy_legacy
+    from compat.numpy1 import bytes_helpers as numpy_legacy
     return rewrite.LegacyHelpers(lambda: None, numpy_legacy)  # type: ignore[arg-type,return-value]
 
 

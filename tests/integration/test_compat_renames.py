@@ -1,4 +1,4 @@
-"""The TensorFlow 0.x -> 1.0 rename table (compat.renames, compat.tf0_ops) on concrete values.
+"""The TensorFlow 0.x -> 1.0 rename table (compat.tf1.renames, compat.tf1.tf0_ops) on concrete values.
 
 Each old name is evaluated in a fresh graph through the TF1 namespace and
 compared with NumPy (or with the 1.0 call it stands for); the summary ops write
@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from compat import check, renames, tf0_ops, tf1
+from compat.checker import check
+from compat.tf1 import namespace as tf1
+from compat.tf1 import renames, tf0_ops
 
 tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1

@@ -2,7 +2,7 @@
 
 The architecture tests parse the sources; the agreement test turns every row of
 every table into a one-line module, runs all of them under ``python -m compat
-run`` (one subprocess) and checks all of them with ``compat.check``, and asserts
+run`` (one subprocess) and checks all of them with ``compat.checker.check``, and asserts
 that each row is treated the same way by both: what the runner serves is
 reported as handled (with the status the table implies), and what it refuses is
 reported as unsupported with the very message the runner raises.
@@ -20,9 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from compat import check, rewrite, rules, slim_bridge
+from compat import rules
+from compat.checker import check
+from compat.contrib import slim as slim_bridge
+from compat.runner import rewrite
 
-COMPAT = Path(check.__file__).resolve().parent
+COMPAT = Path(rules.__file__).resolve().parent
 TIMEOUT = 300
 
 
@@ -43,13 +46,13 @@ def imported_modules(path: Path) -> set[str]:
 # --------------------------------------------------------------------------
 
 def test_check_imports_no_runner_module() -> None:
-    imported = imported_modules(COMPAT / "check.py")
+    imported = imported_modules(COMPAT / "checker" / "check.py")
     assert "compat.rules" in imported
-    assert not {name for name in imported if name.split(".")[-1] == "runner"}, imported
+    assert "compat.runner.run" not in imported, imported
 
 
 def test_importing_check_does_not_load_the_runner() -> None:
-    code = "import sys, compat.check; print('compat.runner' in sys.modules)"
+    code = "import sys, compat.checker.check; print('compat.runner.run' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
@@ -76,9 +79,9 @@ def test_rules_imports_no_tensorflow_and_has_no_side_effects() -> None:
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert found["heavy"] == []
-    # compat.modules: the standard-library-only helper renames builds its namespaces with.
-    assert set(found["compat"]) == {"compat", "compat.rules", "compat.renames", "compat.tf0_ops",
-                                    "compat.modules"}
+    # compat.runner.modules: the standard-library-only helper renames builds its namespaces with.
+    assert set(found["compat"]) == {"compat", "compat.rules", "compat.tf1.renames", "compat.tf1.tf0_ops",
+                                    "compat.runner.modules"}
     assert found["meta_path"] and found["path"] and found["environ"]
 
 

@@ -17,7 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compat import numpy_legacy, rewrite, runner, startup_log, tf1
+from compat.numpy1 import bytes_helpers as numpy_legacy
+from compat.runner import rewrite, startup_log
+from compat.runner import run as runner
+from compat.tf1 import namespace as tf1
 
 TIMEOUT = 120
 
@@ -65,7 +68,8 @@ def test_importing_compat_changes_nothing(tmp_path: Path) -> None:
     code = textwrap.dedent("""
         import builtins, sys
         before = list(sys.meta_path)
-        import compat, compat.tf1, compat.rewrite, compat.runner, compat.check, compat.__main__
+        import compat, compat.tf1.namespace, compat.runner.rewrite, compat.runner.run
+        import compat.checker.check, compat.__main__
         assert sys.meta_path == before, sys.meta_path
         for name in ("tensorflow", "tensorflow.contrib", "scipy.misc"):
             assert name not in sys.modules, name
@@ -551,7 +555,7 @@ def test_install_and_uninstall(tmp_path: Path) -> None:
             assert sys.modules["tensorflow.contrib"] is tf1.contrib_modules()["tensorflow.contrib"]
             import scipy.misc
             assert scipy.misc is installation.scipy_misc
-            assert scipy.misc.imresize.__module__ == "compat.scipy_misc"
+            assert scipy.misc.imresize.__module__ == "compat.scipy_legacy.misc"
             with pytest.raises(AttributeError, match="matplotlib.pyplot.imshow"):
                 scipy.misc.imshow  # noqa: B018
             assert not list(tmp_path.glob("__pycache__/*"))

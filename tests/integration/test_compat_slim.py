@@ -21,7 +21,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from compat import check, legacy_keras, runner, slim_bridge, tf1
+from compat.checker import check
+from compat.contrib import slim as slim_bridge
+from compat.runner import legacy_keras
+from compat.runner import run as runner
+from compat.tf1 import namespace as tf1
 
 TIMEOUT = 240
 
@@ -64,7 +68,7 @@ def test_importing_the_new_modules_changes_nothing(tmp_path: Path) -> None:
     code = textwrap.dedent("""
         import os, sys
         before = list(sys.meta_path)
-        import compat.slim_bridge, compat.hparams, compat.legacy_keras
+        import compat.contrib.slim, compat.contrib.hparams, compat.runner.legacy_keras
         assert sys.meta_path == before, sys.meta_path
         for name in ("tensorflow", "tf_slim", "tf_keras", "tensorflow.contrib", "tensorflow.contrib.slim"):
             assert name not in sys.modules, name

@@ -18,7 +18,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from compat import check, legacy_modules, mnist_model, mnist_tutorial, runner, scipy_misc, scipy_ndimage, tf1
+from compat.checker import check
+from compat.runner import run as runner
+from compat.scipy_legacy import misc as scipy_misc
+from compat.scipy_legacy import ndimage as scipy_ndimage
+from compat.tf1 import namespace as tf1
+from compat.tutorials import legacy_modules, mnist_model
+from compat.tutorials import mnist_input_data as mnist_tutorial
 
 TIMEOUT = 150
 ROWS, COLS = 4, 3

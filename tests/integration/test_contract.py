@@ -73,7 +73,7 @@ def test_importing_the_packages_changes_no_global_state() -> None:
         "import builtins, logging, sys\n"
         "import tensorflow as tf\n"
         "level = tf.get_logger().level\n"
-        "import tf1_pipelines, compat, compat.scipy_misc, compat.numpy_legacy\n"
+        "import tf1_pipelines, compat, compat.scipy_legacy.misc, compat.numpy1.bytes_helpers\n"
         "import tf1_pipelines.pipelines.div2k_sr, tf1_pipelines.pipelines.stylegan_lod\n"
         "assert tf.executing_eagerly(), 'eager execution was switched off'\n"
         "assert tf.get_logger().level == level, 'TF logging level changed'\n"

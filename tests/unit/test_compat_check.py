@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from compat import check, tf1
+from compat.checker import check
+from compat.tf1 import namespace as tf1
 
 LEGACY = Path(__file__).resolve().parents[1] / "legacy"
 TIMEOUT = 120
@@ -224,7 +225,7 @@ def test_cli_report_and_exit_status(tmp_path: Path) -> None:
         "(tf.compat.v1 plus tf.contrib.data and the renamed ops)",
         "good.py:3:4: compat.v1: tf.python_io.TFRecordWriter -> "
         "works as tf.compat.v1.python_io.TFRecordWriter",
-        "good.py:4:8: rewritten: np.zeros(2).tostring() -> compat.numpy_legacy.tostring(x) for NumPy "
+        "good.py:4:8: rewritten: np.zeros(2).tostring() -> compat.numpy1.bytes_helpers.tostring(x) for NumPy "
         "arrays; other objects keep their own tostring/tobytes",
     ]
     assert "0 cannot be handled" in good.stdout

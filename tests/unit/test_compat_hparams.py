@@ -1,4 +1,4 @@
-"""``compat.hparams.HParams``: ``tf.contrib.training.HParams`` of TensorFlow 1.15, checked in process.
+"""``compat.contrib.hparams.HParams``: ``tf.contrib.training.HParams`` of TensorFlow 1.15, checked in process.
 
 The expected values and errors are TensorFlow 1.15's documented behaviour
 (the string syntax, the type rules of ``set_hparam``, the checks of ``get``).
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from compat.hparams import HParams, parse_values
+from compat.contrib.hparams import HParams, parse_values
 
 
 def test_constructor_values_and_attributes() -> None:

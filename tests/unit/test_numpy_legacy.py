@@ -1,11 +1,11 @@
-"""compat.numpy_legacy: the old tostring / binary fromstring contracts."""
+"""compat.numpy1.bytes_helpers: the old tostring / binary fromstring contracts."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 import skimage.data
 
-from compat.numpy_legacy import fromstring, tostring
+from compat.numpy1.bytes_helpers import fromstring, tostring
 
 # ---------------------------------------------------------------- tostring
 

@@ -1,4 +1,4 @@
-"""compat.scipy_misc against Pillow and NumPy computed independently here.
+"""compat.scipy_legacy.misc against Pillow and NumPy computed independently here.
 
 Every expected array is built in the test from Pillow primitives
 (``Image.fromarray(...).resize(...)``) or a NumPy formula, never by calling the
@@ -15,7 +15,7 @@ import pytest
 import skimage.data
 from PIL import Image, ImageFilter
 
-from compat import scipy_misc as misc
+from compat.scipy_legacy import misc
 
 FILTERS = {
     "nearest": Image.Resampling.NEAREST,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compat.startup_log import is_startup_line
+from compat.runner.startup_log import is_startup_line
 
 # Lines as TensorFlow 2.21 prints them while it loads.
 STARTUP = [

@@ -17,11 +17,11 @@ back to the original file (:func:`remap_lines`), so tracebacks point at the
 user's lines. :class:`Py2Semantics` then keeps what the syntax hides:
 
 * ``a / b`` and ``a /= b`` without ``from __future__ import division`` go to
-  ``__compat__.div`` / ``idiv`` (:mod:`compat.py2_runtime`): integers floor,
+  ``__compat__.div`` / ``idiv`` (:mod:`compat.py2.runtime`): integers floor,
   tensors use ``tf.compat.v1.div``, floats divide truly;
 * ``open(name)`` / ``open(name, 'r')`` and ``tf.gfile.GFile`` / ``FastGFile``
   opened for reading text go through ``__compat__.open`` / ``gfile``, which
-  give bytes for content that is not UTF-8 (see :mod:`compat.py2_runtime`);
+  give bytes for content that is not UTF-8 (see :mod:`compat.py2.runtime`);
 * ``round(x)`` rounds halves away from zero and gives a float (``__compat__.round``);
 * ``x.decode(...)`` on a ``str`` and ``x.encode(...)`` on ``bytes`` work as on
   Python 2's ``str``, which had both (``__compat__.decode`` / ``encode``);
@@ -30,7 +30,7 @@ user's lines. :class:`Py2Semantics` then keeps what the syntax hides:
 * a class with a ``next`` method and no ``__next__`` gets one calling ``next``.
 
 fissix is imported only when a module needs translating. Importing this module
-imports nothing but the standard library and :mod:`compat.fallbacks` (the version tests).
+imports nothing but the standard library and :mod:`compat.checker.fallbacks` (the version tests).
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from compat import fallbacks
+from compat.checker import fallbacks
 
 __all__ = [
     "FIXERS",
@@ -455,7 +455,7 @@ def translate(source: str, filename: str, print_function: bool = False) -> Trans
 
     ``print_function``: read ``print(...)`` as the function, as under ``from
     __future__ import print_function`` (for a module that is valid Python 3 and
-    Python 2 only by its leftovers: see :func:`compat.rewrite.parse_legacy`).
+    Python 2 only by its leftovers: see :func:`compat.runner.rewrite.parse_legacy`).
     Cached per process by (filename, source, print_function).
 
     Raises:

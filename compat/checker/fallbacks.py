@@ -8,7 +8,7 @@ Old scripts guarded optional imports::
         nccl = None
 
 When the runner refuses such an import, it raises an :class:`ImportError`
-subclass (:class:`compat.tf1.LegacyImportError` is a ``ModuleNotFoundError``),
+subclass (:class:`compat.errors.LegacyImportError` is a ``ModuleNotFoundError``),
 so the script's fallback runs: ``compat check`` reports the construct as a
 fallback, not as a failure. :class:`Guards` answers, for one AST node, which
 ``except`` clause of the enclosing ``try`` statements (innermost first) catches

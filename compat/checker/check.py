@@ -5,17 +5,17 @@ The script and every module of its own code it imports are parsed with
 construct the report gives ``file:line:col``, the construct, and what the
 runner does about it:
 
-* ``rewritten``   - the source is rewritten at import (:mod:`compat.rewrite`);
+* ``rewritten``   - the source is rewritten at import (:mod:`compat.runner.rewrite`);
 * ``bridged``     - the runner provides the name (``tf.contrib.data``,
   ``scipy.misc``, renamed TensorFlow ops, Python 2 builtins);
 * ``compat.v1``   - works as in TensorFlow 1 through ``tf.compat.v1``;
 * ``fallback``    - not provided, but the script has its own alternative: it
   catches the failure (``try: ... except ImportError:``) or the construct is
-  in a branch for Python 2 only (:mod:`compat.fallbacks`);
+  in a branch for Python 2 only (:mod:`compat.checker.fallbacks`);
 * ``unsupported`` - the runner cannot make it work; the message says what to use.
 
 Local modules are followed into namespace packages, ``PYTHONPATH`` folders and
-folders the code adds to ``sys.path`` (:mod:`compat.local_imports`).
+folders the code adds to ``sys.path`` (:mod:`compat.runner.local_imports`).
 The exit status is 0 when everything found is handled and 1 otherwise, in the
 spirit of ``tf_upgrade_v2``'s report, but covering NumPy, SciPy and Python 2
 as well. Classifying ``tf.x.y`` names imports TensorFlow (to compare
@@ -23,7 +23,7 @@ as well. Classifying ``tf.x.y`` names imports TensorFlow (to compare
 
 Every verdict comes from the tables and messages of :mod:`compat.rules`, the
 ones the runner serves and refuses from; this module never imports
-:mod:`compat.runner`.
+:mod:`compat.runner.run`.
 """
 from __future__ import annotations
 
@@ -33,7 +33,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compat import fallbacks, rewrite, rules, slim_bridge, tf1
+from compat import rules
+from compat.checker import fallbacks
+from compat.contrib import slim as slim_bridge
+from compat.runner import rewrite
+from compat.tf1 import namespace as tf1
 
 __all__ = ["HANDLED", "STATUSES", "Finding", "Report", "check_script", "main"]
 
@@ -130,7 +134,7 @@ Verdict = tuple[str, str]
 
 def _classify_scipy_misc(name: str, bridged: tuple[str, ...]) -> Verdict:
     if name in bridged:
-        return "bridged", f"compat.scipy_misc.{name} (SciPy 1.2 semantics)"
+        return "bridged", f"compat.scipy_legacy.misc.{name} (SciPy 1.2 semantics)"
     if name in rules.SCIPY_MISC_MOVED:
         return "bridged", f"forwarded to {rules.SCIPY_MISC_MOVED[name]}"
     return "unsupported", rules.scipy_misc_message(name)
@@ -242,7 +246,7 @@ class _ModuleChecker(ast.NodeVisitor):
         if name == "tensorflow.contrib":
             return "bridged", "tf.contrib is provided by the runner (data, slim, layers, framework, training)"
         if name == "scipy.misc":
-            return "bridged", "scipy.misc is served by the runner from compat.scipy_misc"
+            return "bridged", "scipy.misc is served by the runner from compat.scipy_legacy.misc"
         if name.split(".")[0] in rules.PY2_MODULES_UNSUPPORTED:
             return "unsupported", (f"Python 2 module {name}; use "
                                    f"{rules.PY2_MODULES_UNSUPPORTED[name.split('.')[0]]}")
@@ -334,7 +338,7 @@ class _ModuleChecker(ast.NodeVisitor):
 
 
 def _is_old_call(node: ast.Call, old_call: str | None) -> bool:
-    """True if the call's arguments have the pre-1.0 shape named by ``old_call`` (see ``compat.renames.Rename``)."""
+    """True if the call's arguments have the pre-1.0 shape named by ``old_call`` (see ``compat.tf1.renames.Rename``)."""
     args = node.args
     if old_call == "int_first":
         return bool(args) and _is_int_literal(args[0])

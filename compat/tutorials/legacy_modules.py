@@ -1,13 +1,13 @@
 """Modules that TensorFlow 1 scripts import and that no longer exist, as the compat runner provides them.
 
 * ``tensorflow.examples.tutorials.mnist`` with ``input_data``
-  (:mod:`compat.mnist_tutorial`) and ``mnist`` (:mod:`compat.mnist_model`);
+  (:mod:`compat.tutorials.mnist_input_data`) and ``mnist`` (:mod:`compat.tutorials.mnist_model`);
 * ``tensorflow.contrib.learn`` as far as the MNIST reader goes:
   ``tensorflow.contrib.learn.python.learn.datasets.mnist`` (the same reader,
   also ``tf.contrib.learn.datasets.mnist``) and ``...datasets.base``
   (``Datasets``, ``Dataset``); other ``tf.contrib.learn`` names are refused;
 * ``tensorflow.contrib.deprecated`` and ``tensorflow.contrib.nn`` from
-  :mod:`compat.renames`.
+  :mod:`compat.tf1.renames`.
 
 :func:`describe` says what the runner serves for a module name (for ``python -m
 compat check``); :func:`tutorial_module` builds the ``tensorflow.examples``
@@ -23,10 +23,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from compat import renames
-from compat.modules import new_module
 from compat.rules import LEARN_DATASETS, MNIST_MODEL, MNIST_READER, TUTORIAL_MODULES
 from compat.rules import describe_legacy_module as describe
+from compat.runner.modules import new_module
+from compat.tf1 import renames
 
 __all__ = ["LEARN_DATASETS", "TUTORIAL_MODULES", "contrib_modules", "describe", "tutorial_module"]
 

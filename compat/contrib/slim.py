@@ -11,9 +11,9 @@ module gives old scripts those ``tf.contrib`` names back:
   initializers, regularizers, ``optimize_loss`` and summaries of
   ``tf_slim.layers``), ``tensorflow.contrib.framework`` (``arg_scope`` and the
   variable helpers of ``tf_slim.ops``) and ``tensorflow.contrib.training``
-  (:class:`compat.hparams.HParams` and the training and evaluation loops of
+  (:class:`compat.contrib.hparams.HParams` and the training and evaluation loops of
   ``tf_slim.training``). ``tf_slim`` is imported when a name is first used.
-  A TF1 name that ``tf_slim`` lacks raises :class:`compat.tf1.LegacyAPIError`
+  A TF1 name that ``tf_slim`` lacks raises :class:`compat.errors.LegacyAPIError`
   naming its replacement (:data:`compat.rules.SLIM_MOVED`).
 * :class:`ContribFinder` serves imports of those modules and of the deep paths
   old code used (``tensorflow.contrib.slim.python.slim.data.tfexample_decoder``
@@ -24,7 +24,7 @@ module gives old scripts those ``tf.contrib`` names back:
   The finder supplies them, as aliases, the first time ``tf_slim`` is used.
 
 Importing this module changes nothing and imports neither TensorFlow nor
-``tf_slim``: only :func:`install`, called by :mod:`compat.runner` in its own
+``tf_slim``: only :func:`install`, called by :mod:`compat.runner.run` in its own
 process, puts the finder on ``sys.meta_path``, and its
 :meth:`SlimBridge.uninstall` removes the finder, the ``sys.modules`` entries it
 served and the supplied names again.
@@ -43,11 +43,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compat import hparams, rules, tf1
-from compat.modules import ModuleObjectLoader, new_module
+from compat import errors, rules
+from compat.contrib import hparams
 
 # Served by name here; the tables are compat.rules'.
 from compat.rules import DEEP_MODULES, EMPTY_PACKAGES, FACADES, FacadeSpec
+from compat.runner.modules import ModuleObjectLoader, new_module
 
 __all__ = [
     "DEEP_MODULES",
@@ -99,7 +100,7 @@ TF_SLIM_GAPS: tuple[Gap, ...] = (
 )
 
 #: Modules of this package that serve old paths (by object: the script may own a ``compat``).
-_OWN_MODULES: dict[str, types.ModuleType] = {"compat.hparams": hparams}
+_OWN_MODULES: dict[str, types.ModuleType] = {"compat.contrib.hparams": hparams}
 
 # --------------------------------------------------------------------------
 # What a facade serves
@@ -136,8 +137,8 @@ def _served_names(source: str, everything: bool) -> dict[str, Any]:
     return {n: v for n, v in vars(module).items() if not n.startswith("_") and _is_own(v)}
 
 
-def _needs_tf_slim(spec: FacadeSpec, exc: ImportError) -> tf1.LegacyAPIError:
-    return tf1.LegacyAPIError(
+def _needs_tf_slim(spec: FacadeSpec, exc: ImportError) -> errors.LegacyAPIError:
+    return errors.LegacyAPIError(
         f"tf.contrib.{spec.name} is served by the compat runner from the tf_slim package, which "
         f"cannot be imported here ({exc}); install it with pip install tf-slim")
 
@@ -170,7 +171,7 @@ def _facade_value(spec: FacadeSpec, name: str) -> Any:
         raise _needs_tf_slim(spec, exc) from None
     if f"tensorflow.contrib.{spec.name}.{name}" in EMPTY_PACKAGES:
         return _empty_package(f"tensorflow.contrib.{spec.name}.{name}")
-    raise tf1.LegacyAPIError(_missing_message(spec, name))
+    raise errors.LegacyAPIError(_missing_message(spec, name))
 
 
 def _has_submodule(package: str, name: str) -> bool:
@@ -204,7 +205,7 @@ def contrib_facade(name: str) -> types.ModuleType:
     spec = FACADES[name]
     module = new_module(f"tensorflow.contrib.{name}",
                           f"tf.contrib.{name} for legacy scripts, served by the compat runner from "
-                          f"{spec.label} (see compat.slim_bridge).", is_package=True)
+                          f"{spec.label} (see compat.contrib.slim).", is_package=True)
 
     def __getattr__(attr: str) -> Any:
         if attr == "__all__":
@@ -222,7 +223,7 @@ def contrib_facade(name: str) -> types.ModuleType:
 def _empty_package(name: str) -> types.ModuleType:
     """An intermediate level of an old deep path (``tensorflow.contrib.slim.python``)."""
     module = new_module(name, f"{name}: a level of the TensorFlow 1 module tree, served by the "
-                                "compat runner (see compat.slim_bridge.DEEP_MODULES).", is_package=True)
+                                "compat runner (see compat.contrib.slim.DEEP_MODULES).", is_package=True)
 
     def __getattr__(attr: str) -> Any:
         if attr.startswith("__"):
@@ -334,7 +335,7 @@ class ContribFinder(importlib.abc.MetaPathFinder):
         """A spec for a served module; None for everything else.
 
         Raises:
-            compat.tf1.LegacyImportError: an old deep path whose module ``tf_slim`` lacks.
+            compat.errors.LegacyImportError: an old deep path whose module ``tf_slim`` lacks.
         """
         if fullname == "tf_slim" or fullname.startswith("tf_slim."):
             _supply_gaps_for_active_bridges()  # before tf_slim's code can call the moved names
@@ -361,8 +362,8 @@ class ContribFinder(importlib.abc.MetaPathFinder):
             head, _, child = fullname.rpartition(".")
             if _facade_name(head) is not None:  # `from tensorflow.contrib.slim import no_such_name`
                 spec = FACADES[head.rpartition(".")[2]]
-                raise tf1.LegacyImportError(_missing_message(spec, child)) from None
-            raise tf1.LegacyImportError(
+                raise errors.LegacyImportError(_missing_message(spec, child)) from None
+            raise errors.LegacyImportError(
                 f"{fullname} is not provided by the compat runner: it is served from {served}, "
                 f"which cannot be imported ({exc})") from None
 
@@ -415,7 +416,7 @@ def classify_attribute(path: Sequence[str]) -> tuple[str, str] | None:
         return "bridged", f"tf.contrib.{spec.name} is served by the runner from {spec.label}"
     try:
         value = getattr(contrib_facade(spec.name), path[1])
-    except tf1.LegacyAPIError as exc:
+    except errors.LegacyAPIError as exc:
         return "unsupported", str(exc)
     return "bridged", f"served by the runner from {_origin(value, path[1])}"
 

@@ -9,8 +9,8 @@ A script run with ``python -m compat run script.py`` that says
   ``dataset.apply(...)``; other ``tf.contrib.data`` names are forwarded to
   ``tf.data.experimental`` when it has them; ``tf.contrib.slim``, ``layers``,
   ``framework`` and ``training`` are served from the ``tf_slim`` package
-  (:mod:`compat.slim_bridge`);
-* the pre-1.0 names of TensorFlow 1.0's rename table (:mod:`compat.renames`,
+  (:mod:`compat.contrib.slim`);
+* the pre-1.0 names of TensorFlow 1.0's rename table (:mod:`compat.tf1.renames`,
   summarised in :data:`RENAMED_OPS`), e.g. ``tf.pack`` is ``tf.stack``,
   ``tf.train.SummaryWriter`` is ``tf.summary.FileWriter``, and ``tf.concat``
   also accepts the pre-1.0 argument order ``tf.concat(axis, values)``.
@@ -22,7 +22,7 @@ whose message names the modern replacement (:data:`compat.rules.CONTRIB_REPLACEM
 Importing this module imports nothing heavy and changes nothing: TensorFlow is
 imported only when :func:`tf1_namespace`, :func:`contrib_modules` or
 :func:`classify_tf_attribute` is called, and the modules they build are only
-placed in ``sys.modules`` by :mod:`compat.runner`.
+placed in ``sys.modules`` by :mod:`compat.runner.run`.
 """
 from __future__ import annotations
 
@@ -32,11 +32,26 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import compat.contrib as contrib_bridges
+from compat import rules
+from compat.contrib import data as contrib_data
+from compat.contrib import slim as slim_bridge
+from compat.contrib.data import (
+    batch_and_drop_remainder,
+    map_and_batch,
+    padded_batch_and_drop_remainder,
+    parallel_interleave,
+    shuffle_and_repeat,
+    unbatch,
+)
+from compat.errors import LegacyAPIError, LegacyImportError
+from compat.rules import contrib_message, removed_module_message
+from compat.runner.modules import new_module
+from compat.tf1 import renames
+
 # At import (not on use): the script's folder may have its own `compat`, which the runner
 # lets it import, after which `from compat import ...` would find that one.
-from compat import legacy_modules, renames, rules, slim_bridge
-from compat.modules import new_module
-from compat.rules import contrib_message, removed_module_message
+from compat.tutorials import legacy_modules
 
 __all__ = [
     "RENAMED_OPS",
@@ -58,106 +73,8 @@ __all__ = [
     "unbatch",
 ]
 
-#: A ``Dataset -> Dataset`` function, what ``dataset.apply`` takes.
-Transformation = Callable[[Any], Any]
-
-#: Pre-1.0 names (below ``tf``) and what each is now; the full rows are :data:`compat.renames.RENAMES`.
+#: Pre-1.0 names (below ``tf``) and what each is now; the full rows are :data:`compat.tf1.renames.RENAMES`.
 RENAMED_OPS: dict[str, str] = {row.old: row.new for row in renames.RENAMES if row.refusal is None}
-
-class LegacyAPIError(AttributeError):
-    """A TensorFlow 1 name the compat runner cannot provide; the message says what to use."""
-
-
-class LegacyImportError(ModuleNotFoundError):
-    """A TensorFlow 1 module the compat runner cannot provide; the message says what to use.
-
-    Its ``name`` is left unset on purpose: ``from tensorflow.contrib import slim``
-    then reports this message instead of a generic "cannot import name".
-    """
-
-
-# --------------------------------------------------------------------------
-# tf.contrib.data transformations
-# --------------------------------------------------------------------------
-
-def unbatch() -> Transformation:
-    """``tf.contrib.data.unbatch()``: split each element's first dimension into elements."""
-    def _apply(dataset: Any) -> Any:
-        return dataset.unbatch()
-    return _apply
-
-
-def map_and_batch(map_func: Callable[..., Any], batch_size: Any,
-                  num_parallel_batches: Any = None, drop_remainder: Any = False,
-                  num_parallel_calls: Any = None) -> Transformation:
-    """``tf.contrib.data.map_and_batch``: ``map`` then ``batch``, in order.
-
-    As in TensorFlow 1, ``batch_size * num_parallel_batches`` elements are mapped
-    in parallel unless ``num_parallel_calls`` is given, and giving both is an error.
-
-    Raises:
-        ValueError: both ``num_parallel_batches`` and ``num_parallel_calls`` are given.
-    """
-    if num_parallel_batches is not None and num_parallel_calls is not None:
-        raise ValueError("map_and_batch: give num_parallel_batches or num_parallel_calls, "
-                         f"not both (got {num_parallel_batches!r} and {num_parallel_calls!r})")
-    if num_parallel_calls is None:
-        num_parallel_calls = batch_size * (1 if num_parallel_batches is None else num_parallel_batches)
-
-    def _apply(dataset: Any) -> Any:
-        mapped = dataset.map(map_func, num_parallel_calls=num_parallel_calls, deterministic=True)
-        return mapped.batch(batch_size, drop_remainder=drop_remainder)
-    return _apply
-
-
-def shuffle_and_repeat(buffer_size: Any, count: Any = None, seed: Any = None) -> Transformation:
-    """``tf.contrib.data.shuffle_and_repeat``: reshuffled every epoch, repeated ``count`` times."""
-    def _apply(dataset: Any) -> Any:
-        return dataset.shuffle(buffer_size, seed=seed, reshuffle_each_iteration=True).repeat(count)
-    return _apply
-
-
-def parallel_interleave(map_func: Callable[..., Any], cycle_length: Any, block_length: Any = 1,
-                        sloppy: bool | None = False, buffer_output_elements: Any = None,
-                        prefetch_input_elements: Any = None) -> Transformation:
-    """``tf.contrib.data.parallel_interleave``: ``interleave`` run on ``cycle_length`` threads.
-
-    ``sloppy=False`` keeps the deterministic order; the two buffering arguments
-    were tuning knobs and are accepted and ignored (tf.data autotunes buffering).
-    """
-    del buffer_output_elements, prefetch_input_elements  # tuning only; autotuned today
-    deterministic = None if sloppy is None else not sloppy
-
-    def _apply(dataset: Any) -> Any:
-        return dataset.interleave(map_func, cycle_length=cycle_length, block_length=block_length,
-                                  num_parallel_calls=cycle_length, deterministic=deterministic)
-    return _apply
-
-
-def batch_and_drop_remainder(batch_size: Any) -> Transformation:
-    """``tf.contrib.data.batch_and_drop_remainder``: full batches only."""
-    def _apply(dataset: Any) -> Any:
-        return dataset.batch(batch_size, drop_remainder=True)
-    return _apply
-
-
-def padded_batch_and_drop_remainder(batch_size: Any, padded_shapes: Any,
-                                    padding_values: Any = None) -> Transformation:
-    """``tf.contrib.data.padded_batch_and_drop_remainder``: full padded batches only."""
-    def _apply(dataset: Any) -> Any:
-        return dataset.padded_batch(batch_size, padded_shapes, padding_values, drop_remainder=True)
-    return _apply
-
-
-_CONTRIB_DATA_FUNCTIONS: dict[str, Callable[..., Transformation]] = {
-    "unbatch": unbatch,
-    "map_and_batch": map_and_batch,
-    "shuffle_and_repeat": shuffle_and_repeat,
-    "parallel_interleave": parallel_interleave,
-    "batch_and_drop_remainder": batch_and_drop_remainder,
-    "padded_batch_and_drop_remainder": padded_batch_and_drop_remainder,
-}
-
 
 # --------------------------------------------------------------------------
 # Module objects: tensorflow.contrib, tensorflow.contrib.data, the namespace
@@ -182,6 +99,8 @@ def _contrib_getattr(name: str) -> Any:
         raise AttributeError(name)
     if name in slim_bridge.FACADES:
         return slim_bridge.contrib_facade(name)
+    if name in contrib_bridges.bridged_modules():
+        return contrib_bridges.bridge(name)
     raise LegacyAPIError(contrib_message(name))
 
 
@@ -194,17 +113,17 @@ def contrib_modules() -> dict[str, types.ModuleType]:
     """
     contrib = new_module("tensorflow.contrib", "tf.contrib, as far as the compat runner "
                           "provides it: tf.contrib.data here; slim, layers, framework and "
-                          "training from compat.slim_bridge; deprecated, nn and learn from "
-                          "compat.legacy_modules.", is_package=True)
+                          "training from compat.contrib.slim; deprecated, nn and learn from "
+                          "compat.tutorials.legacy_modules.", is_package=True)
     data = new_module("tensorflow.contrib.data", "tf.contrib.data transformations on today's tf.data.",
                        is_package=True)
-    for name, function in _CONTRIB_DATA_FUNCTIONS.items():
+    for name, function in contrib_data.FUNCTIONS.items():
         setattr(data, name, function)
     # Through __dict__: a module's __getattr__ is a plain entry of it.
     data.__dict__["__getattr__"] = _contrib_data_getattr
     contrib.__dict__.update(data=data, __getattr__=_contrib_getattr)
     modules = {contrib.__name__: contrib, data.__name__: data}
-    # contrib.deprecated, contrib.nn, contrib.learn (MNIST reader): see compat.legacy_modules.
+    # contrib.deprecated, contrib.nn, contrib.learn (MNIST reader): see compat.tutorials.legacy_modules.
     for name, module in legacy_modules.contrib_modules(LegacyAPIError, contrib_message).items():
         modules[name] = module
         if name.count(".") == 2:
@@ -215,6 +134,10 @@ def contrib_modules() -> dict[str, types.ModuleType]:
 def _namespace_getattr(v1: types.ModuleType) -> Callable[[str], Any]:
     """The module ``__getattr__`` that forwards to ``tf.compat.v1``."""
     def __getattr__(name: str) -> Any:
+        if name == "estimator":
+            # TensorFlow 2.16 dropped tf.estimator; the runner's own lives in compat.estimator.
+            import compat.estimator
+            return compat.estimator
         try:
             return getattr(v1, name)
         except AttributeError:
@@ -229,7 +152,7 @@ def tf1_namespace() -> types.ModuleType:
     """The module object a legacy script gets for ``import tensorflow``.
 
     Attributes: those of ``tf.compat.v1`` (looked up on use), ``contrib``, and
-    the pre-1.0 names of :mod:`compat.renames` (``tf.nn``, ``tf.train`` and
+    the pre-1.0 names of :mod:`compat.tf1.renames` (``tf.nn``, ``tf.train`` and
     ``tf.image`` are overlays of the ``tf.compat.v1`` modules with the old names
     added). The real ``tensorflow`` module is not touched. Built once per process.
     """
@@ -237,7 +160,7 @@ def tf1_namespace() -> types.ModuleType:
     v1 = tf.compat.v1
     namespace = types.ModuleType(
         "tensorflow", "TensorFlow 1 API for legacy scripts: tf.compat.v1 plus tf.contrib.data "
-                      "and the pre-1.0 renamed ops (built by compat.tf1).")
+                      "and the pre-1.0 renamed ops (built by compat.tf1.namespace).")
     for name, value in renames.namespace_attributes(v1, LegacyAPIError).items():
         setattr(namespace, name, value)
     namespace.__dict__["contrib"] = contrib_modules()["tensorflow.contrib"]
@@ -256,7 +179,7 @@ def accept_numpy_bools() -> Callable[[], None]:
     TensorFlow's attribute check rejects. This wraps that check
     (``tensorflow.python.eager.execute.make_bool``) so a ``numpy.bool_`` is
     turned into ``bool`` first; every other value is checked as before. Only
-    :mod:`compat.runner` calls this, in its own process.
+    :mod:`compat.runner.run` calls this, in its own process.
     """
     import numpy as np
     from tensorflow.python.eager import execute
@@ -284,11 +207,11 @@ def skip_autograph_for(is_legacy: Callable[[types.ModuleType], bool]) -> Callabl
     TensorFlow 1 traced ``Dataset.map`` functions as written; today's
     ``tf.compat.v1`` converts them with AutoGraph, which re-reads the
     function's *original* source from disk, so the source rewrite of
-    :mod:`compat.rewrite` (``d.iteritems()``, ``np.float``, ...) would be lost
+    :mod:`compat.runner.rewrite` (``d.iteritems()``, ``np.float``, ...) would be lost
     inside them. A conversion rule placed first in AutoGraph's rule list marks
     every module for which ``is_legacy(module)`` is true as "do not convert";
     everything else (TensorFlow, Keras, other libraries) is converted as before.
-    Only :mod:`compat.runner` calls this, in its own process.
+    Only :mod:`compat.runner.run` calls this, in its own process.
     """
     from tensorflow.python.autograph.core import config, config_lib
 
@@ -331,6 +254,8 @@ def _classify_contrib(parts: Sequence[str]) -> TFAttributeVerdict | None:
     served = slim_bridge.classify_attribute(parts[1:])
     if served is not None:
         return TFAttributeVerdict(status=served[0], action=served[1])
+    if parts[1] in contrib_bridges.bridged_modules():
+        return _classify_bridged(parts[1], parts[2:])
     if len(parts) == 2 and parts[1] in rules.PARTIAL_CONTRIB_PACKAGES:
         return TFAttributeVerdict(status="bridged", action=rules.PARTIAL_CONTRIB_PACKAGES[parts[1]])
     if parts[1] != "data":
@@ -348,6 +273,23 @@ def _classify_contrib(parts: Sequence[str]) -> TFAttributeVerdict | None:
         return TFAttributeVerdict(status="bridged",
                                   action=f"forwarded to tf.compat.v1.data.experimental.{name}")
     return TFAttributeVerdict(status="unsupported", action=rules.contrib_data_message(name))
+
+
+def _classify_bridged(module: str, rest: Sequence[str]) -> TFAttributeVerdict:
+    """The verdict for ``tf.contrib.<module>.<rest...>`` where a bridge module serves ``module``."""
+    where = f"compat.contrib.{module}"
+    if not rest:
+        return TFAttributeVerdict(status="bridged", action=f"tf.contrib.{module} is provided by the runner ({where})")
+    bridge_module = contrib_bridges.bridge(module)
+    refused: dict[str, str] = getattr(bridge_module, "REFUSED", {})
+    if rest[0] in refused:
+        return TFAttributeVerdict(status="unsupported",
+                                  action=f"tf.contrib.{module}.{rest[0]} is not provided: {refused[rest[0]]}")
+    found, _ = _lookup(bridge_module, rest[:1])
+    if found:
+        return TFAttributeVerdict(status="bridged", action=f"provided by the runner ({where}.{rest[0]})")
+    return TFAttributeVerdict(status="unsupported",
+                              action=f"tf.contrib.{module} has no attribute {rest[0]!r} in TensorFlow 1.15 either")
 
 
 def _lookup(root: Any, parts: Sequence[str]) -> tuple[bool, Any]:

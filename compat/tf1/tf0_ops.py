@@ -13,7 +13,7 @@ The old summary ops keep their tags exactly as given: TensorFlow 1.0's
 such as spaces, which the old ``tf.*_summary`` ops did not do (this is why
 ``tf.contrib.deprecated`` kept them in TensorFlow 1.x).
 
-:mod:`compat.renames` lists which old name goes where. TensorFlow is imported
+:mod:`compat.tf1.renames` lists which old name goes where. TensorFlow is imported
 only when one of these functions is called.
 """
 from __future__ import annotations

@@ -3,24 +3,24 @@
 :func:`run` is ``python -m compat run script.py [args...]``. Inside the runner's
 own process, and only there, it installs:
 
-* a :class:`compat.rewrite.LegacyFinder` first on ``sys.meta_path``: the
+* a :class:`compat.runner.rewrite.LegacyFinder` first on ``sys.meta_path``: the
   script's own modules (files below its folder, a ``PYTHONPATH`` folder or a
-  folder its code adds to ``sys.path``, see :func:`compat.rewrite.script_scope`;
-  never installed packages) are compiled through :func:`compat.rewrite.compile_legacy`;
+  folder its code adds to ``sys.path``, see :func:`compat.runner.rewrite.script_scope`;
+  never installed packages) are compiled through :func:`compat.runner.rewrite.compile_legacy`;
 * ``sys.modules['tensorflow.contrib']`` and ``['tensorflow.contrib.data']``
-  from :func:`compat.tf1.contrib_modules` (the real ``tensorflow`` module is
+  from :func:`compat.tf1.namespace.contrib_modules` (the real ``tensorflow`` module is
   not modified);
-* a finder that serves ``scipy.misc`` from :mod:`compat.scipy_misc` and the
-  MNIST tutorial modules (:mod:`compat.legacy_modules`), adds ``imread`` to
+* a finder that serves ``scipy.misc`` from :mod:`compat.scipy_legacy.misc` and the
+  MNIST tutorial modules (:mod:`compat.tutorials.legacy_modules`), adds ``imread`` to
   ``scipy.ndimage``, and refuses removed TensorFlow modules
   (``tensorflow.contrib.rnn``, ...) with a message naming the replacement;
-* the finder of :mod:`compat.slim_bridge`, which serves ``tensorflow.contrib.slim``,
+* the finder of :mod:`compat.contrib.slim`, which serves ``tensorflow.contrib.slim``,
   ``layers``, ``framework`` and ``training`` from the ``tf_slim`` package;
-* ``TF_USE_LEGACY_KERAS=1`` unless set (:mod:`compat.legacy_keras`), then
+* ``TF_USE_LEGACY_KERAS=1`` unless set (:mod:`compat.runner.legacy_keras`), then
   ``tf.compat.v1.disable_v2_behavior()``;
 * ``SerializeToString()`` deterministic by default (map entries sorted by key, so
   the script's exports have the same bytes in every run;
-  :mod:`compat.deterministic_protobuf`);
+  :mod:`compat.runner.deterministic_protobuf`);
 * NumPy 1's printing of scalars (``numpy.set_printoptions(legacy="1.25")``);
 * a ``threading.excepthook`` that prints an uncaught exception of any thread of
   the script (with file and line) and makes the run fail.
@@ -50,18 +50,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compat import (
-    deterministic_protobuf,
-    legacy_keras,
-    legacy_modules,
-    rewrite,
-    rules,
-    slim_bridge,
-    startup_log,
-    tf1,
-)
-from compat.modules import ModuleObjectLoader
+import compat.contrib as contrib_bridges
+from compat import rules
+from compat.contrib import slim as slim_bridge
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
+from compat.runner import deterministic_protobuf, legacy_keras, rewrite, startup_log
+from compat.runner.modules import ModuleObjectLoader
+from compat.tf1 import namespace as tf1
+from compat.tutorials import legacy_modules
 
 __all__ = [
     "Installation",
@@ -72,9 +68,14 @@ __all__ = [
 
 _PREFIX = "compat"
 #: The folder of the compat package, whose frames end a "not provided" traceback.
-_COMPAT_DIR = os.path.dirname(os.path.abspath(__file__))
+_COMPAT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: The file of the rewriting loader and the ``__compat__`` helpers: plumbing in a traceback.
 _REWRITE_FILE = os.path.abspath(rewrite.__file__)
+
+def _in_compat(filename: str) -> bool:
+    """True for a file of the compat package (any of its sub-packages)."""
+    return os.path.abspath(filename).startswith(_COMPAT_DIR + os.sep)
+
 
 def _error(message: str) -> None:
     print(f"{_PREFIX}: {message}", file=sys.stderr)
@@ -87,7 +88,7 @@ def _error(message: str) -> None:
 def make_scipy_misc_module(bridge: types.ModuleType) -> types.ModuleType:
     """A ``scipy.misc`` module: the image helpers from ``bridge``, moved functions, clear errors."""
     module = types.ModuleType("scipy.misc", "scipy.misc as of SciPy 1.2, as far as the compat "
-                                            "runner provides it (see compat.scipy_misc).")
+                                            "runner provides it (see compat.scipy_legacy.misc).")
     provided = tuple(getattr(bridge, "__all__", ()))
 
     def __getattr__(name: str) -> Any:
@@ -136,8 +137,8 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
     ``scipy.misc.face``, which raises with the useful message instead of
     Python's generic "cannot import name" (the same for ``tensorflow.contrib``).
     ``tensorflow.examples.tutorials.mnist`` comes from
-    :mod:`compat.legacy_modules`. ``scipy.ndimage`` is the real module with
-    ``imread`` (:mod:`compat.scipy_ndimage`) added once it is loaded;
+    :mod:`compat.tutorials.legacy_modules`. ``scipy.ndimage`` is the real module with
+    ``imread`` (:mod:`compat.scipy_legacy.ndimage`) added once it is loaded;
     :meth:`undo` takes it away again.
     """
 
@@ -145,7 +146,7 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         self._scipy_misc = scipy_misc
         self._patched: list[types.ModuleType] = []
         # Resolved now: a script with its own `compat` package may take that name later.
-        self._imread = importlib.import_module("compat.scipy_ndimage").imread
+        self._imread = importlib.import_module("compat.scipy_legacy.ndimage").imread
         self._tutorials = {name: legacy_modules.tutorial_module(name) for name in rules.TUTORIAL_MODULES}
 
     def _add_imread(self, module: types.ModuleType) -> None:
@@ -183,7 +184,7 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        """A spec for a served module; raises :class:`compat.tf1.LegacyImportError` for removed modules."""
+        """A spec for a served module; raises :class:`compat.errors.LegacyImportError` for removed modules."""
         if fullname == "scipy.misc":
             return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(self._scipy_misc),
                                                    is_package=True)
@@ -192,6 +193,10 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         if fullname.startswith("scipy.misc."):
             # Reached by `from scipy.misc import name` when scipy.misc lacks `name`.
             raise tf1.LegacyImportError(scipy_misc_message(fullname[len("scipy.misc."):]))
+        bridge = _contrib_bridge(fullname)
+        if bridge is not None:
+            return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(bridge),
+                                                   is_package=hasattr(bridge, "__path__"))
         served = self._tutorials.get(fullname)
         if served is not None:
             return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(served),
@@ -200,6 +205,37 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         if message is not None:
             raise tf1.LegacyImportError(message)
         return None
+
+
+def _estimator_module(parts: list[str]) -> types.ModuleType | None:
+    """``tensorflow.estimator[.sub]`` (and ``tensorflow_estimator``): :mod:`compat.estimator` and its modules.
+
+    ``tensorflow_estimator.python.estimator.api._v1.estimator`` and other deep
+    paths of the old package are served the public ``compat.estimator``.
+    """
+    rest = parts[2:] if parts[0] == "tensorflow" else parts[1:]
+    if parts[0] == "tensorflow_estimator" and rest and rest[0] == "python":
+        rest = []
+    try:
+        return importlib.import_module(".".join(["compat", "estimator", *rest]))
+    except ModuleNotFoundError:
+        return None
+
+
+def _contrib_bridge(fullname: str) -> types.ModuleType | None:
+    """The bridge module serving ``tensorflow.contrib.<name>[.deeper...]``, or None.
+
+    A deep path of TF 1.x's source tree (``tensorflow.contrib.rnn.python.ops.rnn_cell``)
+    is served the bridge of its ``tf.contrib`` submodule, which holds the public names.
+    """
+    parts = fullname.split(".")
+    if parts[:2] == ["tensorflow", "estimator"] or parts[0] == "tensorflow_estimator":
+        return _estimator_module(parts)
+    if len(parts) < 3 or parts[:2] != ["tensorflow", "contrib"]:
+        return None
+    if parts[2] not in contrib_bridges.bridged_modules():
+        return None
+    return contrib_bridges.bridge(parts[2])
 
 
 # --------------------------------------------------------------------------
@@ -263,7 +299,7 @@ class Installation:
 def _has_own_compat(folder: Path) -> bool:
     """True if the script's folder has its own top-level ``compat`` module or package."""
     own = (folder / "compat.py", folder / "compat" / "__init__.py")
-    ours = Path(__file__).resolve().parent
+    ours = Path(__file__).resolve().parents[1]
     return any(path.is_file() and path.resolve().parent != ours for path in own)
 
 
@@ -283,13 +319,13 @@ def install(script_dir: Path, scope: rewrite.LocalScope | None = None,
     ``scope`` says which files are the script's own (rewritten); by default the
     files below ``script_dir``. ``python2=True`` translates every local module
     as Python 2 (``compat run --py2``); None recognises Python 2 modules
-    (:mod:`compat.py2`).
+    (:mod:`compat.py2.translate`).
 
     Returns the :class:`Installation`; its ``uninstall`` undoes everything but
     the TensorFlow graph-mode switch, which :func:`run` makes separately.
     """
-    numpy_legacy = importlib.import_module("compat.numpy_legacy")
-    scipy_misc = make_scipy_misc_module(importlib.import_module("compat.scipy_misc"))
+    numpy_legacy = importlib.import_module("compat.numpy1.bytes_helpers")
+    scipy_misc = make_scipy_misc_module(importlib.import_module("compat.scipy_legacy.misc"))
     scope = scope or rewrite.LocalScope(script_dir)
     helpers = rewrite.LegacyHelpers(tf1.tf1_namespace, numpy_legacy)
     installation = Installation(scope=scope, helpers=helpers, scipy_misc=scipy_misc)
@@ -434,7 +470,7 @@ def _strip_refusing_frames(tb: types.TracebackType | None) -> types.TracebackTyp
     """The traceback ending at the script's line, without the compat frames that refused.
 
     Only for the runner's deliberate "not provided" errors, raised by the stubs of
-    :mod:`compat.tf1` or by this module's import finder: those frames say nothing the
+    :mod:`compat.tf1.namespace` or by this module's import finder: those frames say nothing the
     message does not. Tracebacks are linked from the outermost frame, so the kept
     frames are relinked into new objects.
     """
@@ -442,7 +478,7 @@ def _strip_refusing_frames(tb: types.TracebackType | None) -> types.TracebackTyp
     while tb is not None:
         frames.append(tb)
         tb = tb.tb_next
-    while frames and os.path.dirname(frames[-1].tb_frame.f_code.co_filename) == _COMPAT_DIR:
+    while frames and _in_compat(frames[-1].tb_frame.f_code.co_filename):
         frames.pop()
     relinked: types.TracebackType | None = None
     for frame in reversed(frames):
@@ -454,8 +490,8 @@ def _is_importlib(frame: types.TracebackType) -> bool:
     return frame.tb_frame.f_code.co_filename.startswith("<frozen importlib._bootstrap")
 
 
-def _in_compat(frame: types.TracebackType) -> bool:
-    return os.path.dirname(frame.tb_frame.f_code.co_filename) == _COMPAT_DIR
+def _frame_in_compat(frame: types.TracebackType) -> bool:
+    return _in_compat(frame.tb_frame.f_code.co_filename)
 
 
 def _strip_import_frames(tb: types.TracebackType | None) -> types.TracebackType | None:
@@ -465,7 +501,7 @@ def _strip_import_frames(tb: types.TracebackType | None) -> types.TracebackType 
     imported, so ``import mod`` is followed directly by ``mod``'s failing line.
     The runner's loader runs between importlib and the module (the compat
     frames right after importlib's), and the ``__compat__`` helpers of
-    :mod:`compat.rewrite` stand in for the script's own calls; those frames are
+    :mod:`compat.runner.rewrite` stand in for the script's own calls; those frames are
     dropped too, so the traceback reads script line, then module line.
     """
     frames = []
@@ -477,7 +513,7 @@ def _strip_import_frames(tb: types.TracebackType | None) -> types.TracebackType 
     for frame in frames:
         if _is_importlib(frame):
             after_importlib = True
-        elif _in_compat(frame) and (after_importlib or frame.tb_frame.f_code.co_filename == _REWRITE_FILE):
+        elif _frame_in_compat(frame) and (after_importlib or frame.tb_frame.f_code.co_filename == _REWRITE_FILE):
             continue
         else:
             kept.append(frame)

@@ -17,7 +17,7 @@ data depends on, for example:
 This module re-implements those semantics on today's Pillow, so old call sites
 produce the same arrays. Import it in place of ``scipy.misc``::
 
-    from compat import scipy_misc as misc
+    from compat.scipy_legacy import misc
     lr = misc.imresize(hr, 0.25, interp='bicubic', mode='F')
 
 Where SciPy 1.2 crashed with an unhelpful error (``KeyError`` for an unknown

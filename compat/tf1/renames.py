@@ -6,16 +6,16 @@ upgrade script ``tf_upgrade.py`` and the 1.0 release notes list them). Each
 
 * ``target``: a ``tf.compat.v1`` name that computes the same thing with the
   same arguments (``tf.mul`` is ``tf.compat.v1.multiply``);
-* ``adapter``: a function of :mod:`compat.tf0_ops` that takes the old
+* ``adapter``: a function of :mod:`compat.tf1.tf0_ops` that takes the old
   arguments (``tf.batch_matmul(x, y, adj_x, adj_y)``), or accepts both the old
   and the 1.0 call of a name that 1.0 kept (``tf.concat``, ``tf.split``);
 * ``refusal``: what to use instead, for old names no function can bridge.
 
-The TF1 namespace (:func:`compat.tf1.tf1_namespace`) serves the rows, nested
+The TF1 namespace (:func:`compat.tf1.namespace.tf1_namespace`) serves the rows, nested
 ones (``tf.train.SummaryWriter``, ``tf.nn.*``, ``tf.contrib.deprecated.*``)
 through overlay modules that add the names and forward everything else to
 ``tf.compat.v1`` (the real modules are not modified); ``python -m compat
-check`` (:func:`compat.tf1.classify_tf_attribute`) reports them. Importing this
+check`` (:func:`compat.tf1.namespace.classify_tf_attribute`) reports them. Importing this
 module imports nothing heavy.
 """
 from __future__ import annotations
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compat import tf0_ops
-from compat.modules import new_module
+from compat.runner.modules import new_module
+from compat.tf1 import tf0_ops
 
 __all__ = [
     "CONTRIB_NN_REPLACEMENTS",
@@ -236,7 +236,7 @@ RENAMES: tuple[Rename, ...] = (
 
 #: Keyword arguments TensorFlow 1.0 renamed (its upgrade script's keyword table): old -> new, per function.
 #: ``tf.compat.v1`` still accepts every old keyword except ``concat_dim``, ``split_dim`` and
-#: ``num_split``, which the ``concat``/``split`` adapters of :mod:`compat.tf0_ops` accept
+#: ``num_split``, which the ``concat``/``split`` adapters of :mod:`compat.tf1.tf0_ops` accept
 #: (``adj_x``/``adj_y`` are ``batch_matmul``'s own arguments, see its row).
 KEYWORD_RENAMES: dict[str, dict[str, str]] = {
     "batch_matmul": {"adj_x": "adjoint_a", "adj_y": "adjoint_b"},
@@ -286,7 +286,7 @@ def bridged_action(row: Rename) -> str:
         detail = "" if row.description == _RENAMED else f" ({row.description})"
         return f"renamed op, bridged to {row.new}{detail}"
     adapter = getattr(row.adapter, "__name__", "?")
-    return f"served as compat.tf0_ops.{adapter}: {row.description}; today's spelling: {row.new}"
+    return f"served as compat.tf1.tf0_ops.{adapter}: {row.description}; today's spelling: {row.new}"
 
 
 def refusal_message(row: Rename) -> str:
@@ -368,7 +368,7 @@ def namespace_attributes(v1: Any, error: type[Exception]) -> dict[str, Any]:
     for prefix in OVERLAY_PREFIXES:
         added = {row.old.split(".")[1]: resolve(row, v1) for row in _rows_under(prefix) if row.refusal is None}
         attributes[prefix] = _overlay_module(
-            f"tensorflow.{prefix}", f"tf.compat.v1.{prefix} plus the pre-1.0 names of compat.renames.",
+            f"tensorflow.{prefix}", f"tf.compat.v1.{prefix} plus the pre-1.0 names of compat.tf1.renames.",
             getattr(v1, prefix), added, _refuser(prefix), error)
     return attributes
 

@@ -1,6 +1,6 @@
 """What translated Python 2 modules call at run time to keep Python 2 semantics.
 
-:class:`compat.py2.Py2Semantics` routes a Python 2 module's ``/``, ``/=``,
+:class:`compat.py2.translate.Py2Semantics` routes a Python 2 module's ``/``, ``/=``,
 text-mode ``open`` and ``GFile`` through these functions (as attributes of
 ``__compat__``). Nothing here changes global state.
 

@@ -9,25 +9,25 @@ user's own lines. The rewrites:
 
 * ``import tensorflow as tf`` (or ``import tensorflow``, ``import
   tensorflow.x.y``) is followed by ``tf = __compat__.tf1(tf)``, which swaps the
-  real ``tensorflow`` module for the TF1 namespace of :mod:`compat.tf1`;
+  real ``tensorflow`` module for the TF1 namespace of :mod:`compat.tf1.namespace`;
   ``from tensorflow import X`` takes ``X`` from that namespace. The import
   itself runs unchanged, so ``tensorflow`` in ``sys.modules`` stays the real
   module for TensorFlow's internals and every other library.
 * ``x.tostring(...)`` -> ``__compat__.tostring(x, ...)`` (NumPy arrays go to
-  :func:`compat.numpy_legacy.tostring`; other objects keep their own method),
-  ``np.fromstring(...)`` -> :func:`compat.numpy_legacy.fromstring`, and the
+  :func:`compat.numpy1.bytes_helpers.tostring`; other objects keep their own method),
+  ``np.fromstring(...)`` -> :func:`compat.numpy1.bytes_helpers.fromstring`, and the
   NumPy aliases removed in NumPy 1.24/2.0 (``np.float``, ``np.NaN``, ...).
 * Python 2 leftovers that are cheap to bridge: ``xrange`` and friends become
   module globals, ``d.iteritems()``/``d.has_key(k)``/``it.next()`` go through
   small dispatching helpers, ``sys.maxint`` -> ``sys.maxsize``, and renamed
   standard modules (``cPickle`` -> ``pickle``) are imported by their new name.
 
-A Python 2 module (see :mod:`compat.py2`) is first translated with fissix and
+A Python 2 module (see :mod:`compat.py2.translate`) is first translated with fissix and
 then rewritten to keep Python 2's ``/``, text-mode ``open`` and ``GFile``
-(:class:`compat.py2.Py2Semantics`, :mod:`compat.py2_runtime`).
+(:class:`compat.py2.translate.Py2Semantics`, :mod:`compat.py2.runtime`).
 
 ``__compat__`` is a :class:`LegacyHelpers` object that the loader puts in the
-module's globals. Importing this module installs nothing; :mod:`compat.runner`
+module's globals. Importing this module installs nothing; :mod:`compat.runner.run`
 puts a :class:`LegacyFinder` on ``sys.meta_path``.
 """
 from __future__ import annotations
@@ -47,8 +47,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compat import local_imports, py2, py2_runtime
+from compat.py2 import runtime as py2_runtime
+from compat.py2 import translate as py2
 from compat.rules import DICT_METHODS, NUMPY_REMOVED, PY2_BUILTINS, PY2_MODULES
+from compat.runner import local_imports
 
 __all__ = [
     "HELPERS_NAME",
@@ -297,11 +299,11 @@ class LegacyTransformer(ast.NodeTransformer):
         func = node.func
         if kind == "fromstring" or not isinstance(func, ast.Attribute):
             args = list(node.args)
-            action = "compat.numpy_legacy.fromstring(...) (binary mode as NumPy 1 had it)"
+            action = "compat.numpy1.bytes_helpers.fromstring(...) (binary mode as NumPy 1 had it)"
         else:
             args = [func.value, *node.args]
             action = {
-                "tostring": "compat.numpy_legacy.tostring(x) for NumPy arrays; other objects "
+                "tostring": "compat.numpy1.bytes_helpers.tostring(x) for NumPy arrays; other objects "
                             "keep their own tostring/tobytes",
                 "next": "next(it), unless the object has its own next() method",
             }.get(kind, f"{DICT_METHODS.get(kind, kind)}, unless the object has its own {kind}()")
@@ -343,7 +345,7 @@ def module_bindings(tree: ast.Module) -> _Bindings:
 def transform(tree: ast.Module, python2: bool = False) -> TransformResult:
     """Apply :class:`LegacyTransformer` to ``tree`` (in place) and report what changed.
 
-    With ``python2`` (a translated Python 2 module), :class:`compat.py2.Py2Semantics`
+    With ``python2`` (a translated Python 2 module), :class:`compat.py2.translate.Py2Semantics`
     runs first, keeping Python 2's division and text-mode file reads.
     """
     bindings = module_bindings(tree)
@@ -411,10 +413,10 @@ def _untranslatable(err: SyntaxError, failure: SyntaxError, source: str, filenam
 def _parse_translation(source: str, filename: str,
                        print_function: bool = False) -> tuple[ast.Module, py2.Translation]:
     """The tree of the Python 3 translation of ``source``, with the original line numbers
-    (``print_function`` as for :func:`compat.py2.translate`).
+    (``print_function`` as for :func:`compat.py2.translate.translate`).
 
     Raises:
-        compat.py2.UntranslatableError: fissix cannot parse the source.
+        compat.py2.translate.UntranslatableError: fissix cannot parse the source.
         SyntaxError: the translation is not valid Python 3 (at the original line).
     """
     translation = py2.translate(source, filename, print_function)
@@ -430,7 +432,7 @@ def parse_legacy(source: str, filename: str,
                  python2: bool | None = None) -> tuple[ast.Module, py2.Translation | None]:
     """The module's tree, translated from Python 2 when it is Python 2; and the translation.
 
-    ``python2``: None to recognise Python 2 (:mod:`compat.py2`), True to treat the
+    ``python2``: None to recognise Python 2 (:mod:`compat.py2.translate`), True to treat the
     module as Python 2, False to never translate. Valid Python 3 that cannot be
     translated is used as it is.
 
@@ -532,7 +534,7 @@ class LegacyHelpers:
         numpy_legacy: the module with ``tostring`` and ``fromstring``.
     """
 
-    # Python 2 semantics of translated modules (compat.py2_runtime).
+    # Python 2 semantics of translated modules (compat.py2.runtime).
     div = staticmethod(py2_runtime.div)
     idiv = staticmethod(py2_runtime.idiv)
     idiv_attr = staticmethod(py2_runtime.idiv_attr)
@@ -565,7 +567,7 @@ class LegacyHelpers:
             raise ImportError(f"cannot import name {name!r} from 'tensorflow': {exc}") from None
 
     def tostring(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        """``obj.tostring(...)``: NumPy arrays through compat.numpy_legacy, others unchanged."""
+        """``obj.tostring(...)``: NumPy arrays through compat.numpy1.bytes_helpers, others unchanged."""
         np = importlib.import_module("numpy")
         if isinstance(obj, (np.ndarray, np.generic)):
             return self._numpy_legacy.tostring(obj, *args, **kwargs)
@@ -632,7 +634,7 @@ def injected_globals(result: TransformResult, helpers: LegacyHelpers) -> dict[st
 
 def _project_package_dirs() -> list[Path]:
     """This project's own packages: never treated as legacy code, even below the script's folder."""
-    dirs = [Path(__file__).resolve().parent]
+    dirs = [Path(__file__).resolve().parents[1]]
     spec = importlib.util.find_spec("tf1_pipelines")
     if spec is not None and spec.submodule_search_locations:
         dirs.extend(Path(p).resolve() for p in spec.submodule_search_locations)
@@ -787,7 +789,7 @@ def walk_local_modules(script: Path, scope: LocalScope,
     """The script, then every local module reachable through its imports, each parsed once.
 
     Imports are resolved in ``scope.folders`` as Python's path finder would
-    (namespace packages included, :mod:`compat.local_imports`). Folders that a
+    (namespace packages included, :mod:`compat.runner.local_imports`). Folders that a
     walked file adds to ``sys.path`` with literal forms are added to ``scope``,
     and the imports already seen are resolved again in the longer search path
     (``import _init_paths`` usually comes before the imports it makes work).

@@ -1,0 +1,1 @@
+"""tf.estimator (placeholder until built)."""

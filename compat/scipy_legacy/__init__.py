@@ -1,0 +1,1 @@
+"""scipy_legacy"""
