@@ -281,8 +281,8 @@ _tools: list[Any] = []
 _active_log: list[list[Fix]] = []
 
 
-def _make_tool() -> Any:
-    """A fissix RefactoringTool with :data:`FIXERS`, dict iter* methods left to the runner."""
+def _make_tool(fixers: Sequence[str]) -> Any:
+    """A fissix RefactoringTool with ``fixers`` (of :data:`FIXERS`), dict iter* methods left to the runner."""
     from fissix import refactor
     from fissix.fixes import fix_dict
 
@@ -305,7 +305,7 @@ def _make_tool() -> Any:
                     else f for f in post]
             return pre, swap
 
-    return _Tool([f"fissix.fixes.fix_{name}" for name in FIXERS])
+    return _Tool([f"fissix.fixes.fix_{name}" for name in fixers])
 
 
 def _first_position(node: Any) -> tuple[int, int]:
@@ -450,25 +450,31 @@ def _line_map(tree: Any) -> tuple[int, ...]:
     return tuple(mapping)
 
 
-def translate(source: str, filename: str, print_function: bool = False) -> Translation:
+def translate(source: str, filename: str, print_function: bool = False,
+              top_level: bool = False) -> Translation:
     """Translate the Python 2 module ``source`` (the file ``filename``) to Python 3, in memory.
 
     ``print_function``: read ``print(...)`` as the function, as under ``from
     __future__ import print_function`` (for a module that is valid Python 3 and
     Python 2 only by its leftovers: see :func:`compat.runner.rewrite.parse_legacy`).
-    Cached per process by (filename, source, print_function).
+    ``top_level``: the module has no parent package (the script run as ``__main__``,
+    or a sibling imported by its top-level name), so its imports stay absolute
+    (2to3's ``import`` fixer makes ``from sibling import x`` relative inside a
+    package folder, which fails in a module with no parent package; Python 2 found
+    the sibling through ``sys.path[0]``, as Python 3 still does).
+    Cached per process by (filename, source, print_function, top_level).
 
     Raises:
         UntranslatableError: fissix cannot parse the source.
     """
-    key = (filename, source, print_function)
+    key = (filename, source, print_function, top_level)
     with _lock:
         cached = _cache.get(key)
         if cached is not None:
             return cached
         if not _tools:
-            _tools.append(_make_tool())
-        tool = _tools[0]
+            _tools.extend((_make_tool(FIXERS), _make_tool(tuple(f for f in FIXERS if f != "import"))))
+        tool = _tools[1 if top_level else 0]
         _record_fixes(tool)
         text = source if source.endswith("\n") else source + "\n"
         tree = _parse_py2(text, print_function)

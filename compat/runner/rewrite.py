@@ -410,8 +410,8 @@ def _untranslatable(err: SyntaxError, failure: SyntaxError, source: str, filenam
     return SyntaxError(failure.msg, (filename, line, failure.offset or 1, text))
 
 
-def _parse_translation(source: str, filename: str,
-                       print_function: bool = False) -> tuple[ast.Module, py2.Translation]:
+def _parse_translation(source: str, filename: str, print_function: bool = False,
+                       top_level: bool = False) -> tuple[ast.Module, py2.Translation]:
     """The tree of the Python 3 translation of ``source``, with the original line numbers
     (``print_function`` as for :func:`compat.py2.translate.translate`).
 
@@ -419,7 +419,7 @@ def _parse_translation(source: str, filename: str,
         compat.py2.translate.UntranslatableError: fissix cannot parse the source.
         SyntaxError: the translation is not valid Python 3 (at the original line).
     """
-    translation = py2.translate(source, filename, print_function)
+    translation = py2.translate(source, filename, print_function, top_level)
     try:
         translated = ast.parse(translation.source, filename=filename)
     except SyntaxError as err:
@@ -428,13 +428,14 @@ def _parse_translation(source: str, filename: str,
     return translated, translation
 
 
-def parse_legacy(source: str, filename: str,
-                 python2: bool | None = None) -> tuple[ast.Module, py2.Translation | None]:
+def parse_legacy(source: str, filename: str, python2: bool | None = None,
+                 top_level: bool = False) -> tuple[ast.Module, py2.Translation | None]:
     """The module's tree, translated from Python 2 when it is Python 2; and the translation.
 
     ``python2``: None to recognise Python 2 (:mod:`compat.py2.translate`), True to treat the
     module as Python 2, False to never translate. Valid Python 3 that cannot be
-    translated is used as it is.
+    translated is used as it is. ``top_level``: the module has no parent
+    package (its imports stay absolute, see :func:`compat.py2.translate.translate`).
 
     Raises:
         SyntaxError: the source is neither valid Python 3 nor translatable Python 2
@@ -448,7 +449,7 @@ def parse_legacy(source: str, filename: str,
         if python2 is False:
             raise
         try:
-            return _parse_translation(source, filename)
+            return _parse_translation(source, filename, top_level=top_level)
         except py2.UntranslatableError as failure:
             raise _untranslatable(err, failure, source, filename) from None
     if python2 is False or (python2 is None and not py2.python2_markers(tree, module_bindings(tree).bound)):
@@ -457,14 +458,17 @@ def parse_legacy(source: str, filename: str,
         # Valid Python 3 that is Python 2 only by its leftovers (xrange, iteritems, ...):
         # its print(...) calls are read as the function, the Python 3 reading of valid
         # Python 3 syntax, unless the user says the module is Python 2 (--py2).
-        return _parse_translation(source, filename, print_function=python2 is None)
+        return _parse_translation(source, filename, print_function=python2 is None, top_level=top_level)
     except SyntaxError:
         return tree, None
 
 
-def compile_legacy(source: str | bytes, filename: str,
-                   python2: bool | None = None) -> tuple[types.CodeType, TransformResult]:
+def compile_legacy(source: str | bytes, filename: str, python2: bool | None = None,
+                   top_level: bool = False) -> tuple[types.CodeType, TransformResult]:
     """Parse (translating Python 2, see :func:`parse_legacy`), rewrite and compile a legacy module.
+
+    ``top_level``: the module has no parent package (the script run as ``__main__``,
+    or a module imported by a top-level name): its Python 2 imports stay absolute.
 
     Raises:
         SyntaxError: the source is neither valid Python 3 nor translatable Python 2
@@ -472,7 +476,7 @@ def compile_legacy(source: str | bytes, filename: str,
     """
     if isinstance(source, bytes):
         source = importlib.util.decode_source(source)
-    tree, translation = parse_legacy(source, filename, python2)
+    tree, translation = parse_legacy(source, filename, python2, top_level)
     result = transform(tree, python2=translation is not None)
     result.changes = sorted(result.changes + translation_changes(translation),
                             key=lambda c: (c.line, c.col))
@@ -724,7 +728,8 @@ class LegacyLoader(importlib.machinery.SourceFileLoader):
         self._python2 = python2
 
     def _compile(self) -> tuple[types.CodeType, TransformResult]:
-        return compile_legacy(self.get_data(self.path), self.path, self._python2)
+        # A module imported by a top-level name (a sibling of the script) has no parent package.
+        return compile_legacy(self.get_data(self.path), self.path, self._python2, top_level="." not in self.name)
 
     def get_code(self, fullname: str) -> types.CodeType:
         """The rewritten code object (never read from or written to ``__pycache__``)."""
@@ -776,9 +781,9 @@ class LocalSource:
     translation: py2.Translation | None = None
 
 
-def _parse_file(path: Path, python2: bool | None = None) -> LocalSource:
+def _parse_file(path: Path, python2: bool | None = None, top_level: bool = False) -> LocalSource:
     try:
-        tree, translation = parse_legacy(read_source(path), str(path), python2)
+        tree, translation = parse_legacy(read_source(path), str(path), python2, top_level)
         return LocalSource(path, tree=tree, translation=translation)
     except SyntaxError as err:
         return LocalSource(path, error=err)
@@ -802,7 +807,8 @@ def walk_local_modules(script: Path, scope: LocalScope,
     bases = [scope.root, Path.cwd()]
     installed = local_imports.installed_folders()
     while queue:
-        source = _parse_file(queue.popleft(), python2)
+        path = queue.popleft()
+        source = _parse_file(path, python2, top_level=path == start)
         yield source
         if source.tree is None:
             continue

@@ -54,7 +54,7 @@ import compat.contrib as contrib_bridges
 from compat import rules
 from compat.contrib import slim as slim_bridge
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
-from compat.runner import deterministic_protobuf, legacy_keras, rewrite, startup_log
+from compat.runner import deterministic_protobuf, legacy_keras, rewrite, startup_log, thread_endings
 from compat.runner.modules import ModuleObjectLoader
 from compat.tf1 import namespace as tf1
 from compat.tutorials import legacy_modules
@@ -603,7 +603,7 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False) -> int:
         return EXIT_USAGE
     mode = True if python2 else None
     try:
-        code, result = rewrite.compile_legacy(source, str(path), mode)
+        code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True)
     except SyntaxError as err:
         _error(_format_syntax_error(err, rewrite.LocalScope(path.parent)))
         return EXIT_USAGE
@@ -611,7 +611,9 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False) -> int:
     _warn_about_local_modules(path, installation.scope, mode)
     _prepare_tensorflow(installation.scope)
     _legacy_numpy_printing()
-    threads = _ThreadFailures(installation.scope)
+    endings = thread_endings.ThreadEndings()
+    endings.install()
+    threads = _ThreadFailures(installation.scope, endings)
     threading.excepthook = threads.hook
     module = _main_module(path, rewrite.injected_globals(result, installation.helpers))
     sys.argv = [script, *args]
@@ -634,17 +636,30 @@ def _legacy_numpy_printing() -> None:
 class _ThreadFailures:
     """A ``threading.excepthook`` that prints a thread's uncaught exception and remembers it."""
 
-    def __init__(self, scope: rewrite.LocalScope) -> None:
+    def __init__(self, scope: rewrite.LocalScope, endings: thread_endings.ThreadEndings) -> None:
         self._scope = scope
+        self._endings = endings
         self._lock = threading.Lock()
         self.names: list[str] = []
 
     def hook(self, args: threading.ExceptHookArgs) -> None:
-        """Print the traceback (file and line) as Python does, plus the legacy hint; note the thread."""
+        """Print the traceback (file and line) as Python does, plus the legacy hint; note the thread.
+
+        A TF1 input thread cancelled by the session's close (or ended by its
+        input or a stopped coordinator) is printed as Python prints it and not
+        counted: TensorFlow 1.x scripts ended that way with status 0.
+        """
         if args.exc_type is SystemExit:
             return  # as Python's own hook: a thread calling sys.exit() just ends
+        name = args.thread.name if args.thread is not None else "<unknown>"
+        if self._endings.is_normal_end(args.exc_value):
+            threading.__excepthook__(args)
+            _error(f"thread {name!r} ended with {args.exc_type.__name__} after the session was closed or "
+                   "the coordinator stopped: the normal end of a TF1 input thread, not counted as a failure")
+            _flush_streams()
+            return
         with self._lock:
-            self.names.append(args.thread.name if args.thread is not None else "<unknown>")
+            self.names.append(name)
         threading.__excepthook__(args)
         if args.exc_value is not None:
             hint = _legacy_hint(args.exc_value, self._scope)

@@ -235,6 +235,82 @@ def test_exception_in_a_thread_that_outlives_the_main_thread_fails_the_run(tmp_p
     assert "uncaught exception in thread" in result.stderr
 
 
+@pytest.mark.timeout(300)
+def test_a_cancelled_input_thread_after_the_session_closed_is_not_a_failure(tmp_path: Path) -> None:
+    """A 2016 feeder thread cancelled by the session's close: TF 1.x exited 0; run twice (timing decides)."""
+    write(tmp_path / "feed.py", """
+        import threading
+        import tensorflow as tf
+
+        value = tf.placeholder(tf.int32, shape=[])
+        queue = tf.FIFOQueue(capacity=4, dtypes=[tf.int32], shapes=[[]])
+        enqueue = queue.enqueue([value * 3])
+        batch = queue.dequeue_many(2)
+
+        def feed(sess):
+            i = 0
+            while True:
+                sess.run(enqueue, feed_dict={value: i})
+                i += 1
+
+        sess = tf.Session()
+        feeder = threading.Thread(target=feed, args=(sess,))
+        feeder.start()
+        print(list(sess.run(batch)), list(sess.run(batch)))
+        sess.close()
+        feeder.join()
+        print("closed")
+    """)
+    for _ in range(2):
+        result = compat_cli("run", "feed.py", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert result.stdout.splitlines() == ["[0, 3] [6, 9]", "closed"]
+        assert "normal end of a TF1 input thread" in result.stderr
+        assert "uncaught exception in thread" not in result.stderr
+
+
+@pytest.mark.timeout(300)
+def test_the_same_error_before_any_close_still_fails_the_run(tmp_path: Path) -> None:
+    write(tmp_path / "early.py", """
+        import threading
+        import tensorflow as tf
+
+        def work():
+            raise tf.errors.CancelledError(None, None, "cancelled by hand")
+
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+        print("main done")
+    """)
+    result = compat_cli("run", "early.py", cwd=tmp_path)
+    assert result.stdout.splitlines() == ["main done"]
+    assert result.returncode == 1, result.stderr[-3000:]
+    assert "uncaught exception in thread" in result.stderr
+
+
+def test_a_python2_script_in_a_package_folder_keeps_its_sibling_imports_absolute(tmp_path: Path) -> None:
+    """``compat run real_nvp/main.py`` where real_nvp/ has __init__.py: 2to3 would make the import relative."""
+    folder = tmp_path / "real_nvp"
+    write(folder / "__init__.py", "")
+    write(folder / "nvp_utils.py", """
+        from nvp_layers import factor
+        def scale(x):
+            return x * factor
+    """)
+    write(folder / "nvp_layers.py", "factor = 3\n")
+    write(folder / "nvp_main.py", """
+        from nvp_utils import scale
+        print "scaled", scale(14)
+    """)
+    result = compat_cli("run", "real_nvp/nvp_main.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines() == ["scaled 42"]
+    assert py2.translate("from nvp_utils import scale\n", str(folder / "x.py")).source.startswith("from .nvp_utils")
+    assert py2.translate("from nvp_utils import scale\n", str(folder / "x.py"),
+                         top_level=True).source.startswith("from nvp_utils")
+
+
 # --------------------------------------------------------------------------
 # Python 3 code is left alone; --py2 forces Python 2; NumPy 1 printing
 # --------------------------------------------------------------------------

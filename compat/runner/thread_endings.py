@@ -1,0 +1,73 @@
+"""Which exceptions of a script's threads are the normal end of a TF1 input thread, not a failure.
+
+A 2016-2018 input script often fed a queue from its own ``threading.Thread``
+(``sess.run(enqueue_op)`` in a loop) and simply closed the session at the end.
+Closing the session cancels the enqueue the thread is blocked in, so the thread
+dies of ``CancelledError``; under TensorFlow 1.x Python printed that traceback
+and the script still exited 0. TF1's own ``QueueRunner`` threads ended the same
+way silently, and also on ``OutOfRangeError`` (the input is exhausted) or on a
+closed queue once the ``Coordinator`` was asked to stop.
+
+The runner fails the run when a thread of the script dies of an exception
+(a converter whose worker died has written nothing), except for these endings:
+a ``CancelledError``, ``OutOfRangeError``, closed-queue ``AbortedError`` or
+"Attempted to use a closed Session" ``RuntimeError`` raised after a session of the process was closed or a ``Coordinator`` asked to stop.
+:class:`ThreadEndings` watches both events; only the runner installs it, in its
+own process. Importing this module changes nothing.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["ThreadEndings"]
+
+
+class ThreadEndings:
+    """Watches session closes and coordinator stops; tells a normal thread ending from a failure."""
+
+    def __init__(self) -> None:
+        self._stopped = threading.Event()
+        self._undo: list[Callable[[], None]] = []
+
+    @property
+    def stopped(self) -> bool:
+        """True once a session was closed or a Coordinator asked to stop."""
+        return self._stopped.is_set()
+
+    def install(self) -> None:
+        """Wrap ``Session.close`` and ``Coordinator.request_stop`` (TensorFlow must be importable)."""
+        from tensorflow.python.client import session
+        from tensorflow.python.training import coordinator
+        self._wrap(session.BaseSession, "close")
+        self._wrap(coordinator.Coordinator, "request_stop")
+
+    def uninstall(self) -> None:
+        """Put back what :meth:`install` wrapped."""
+        while self._undo:
+            self._undo.pop()()
+
+    def is_normal_end(self, exc: BaseException | None) -> bool:
+        """True if ``exc`` ended a TF1 input thread the way TF 1.x let it end without failing."""
+        if exc is None or not self.stopped:
+            return False
+        from tensorflow.python.framework import errors
+        if isinstance(exc, (errors.CancelledError, errors.OutOfRangeError)):
+            return True
+        if isinstance(exc, RuntimeError) and "closed Session" in str(exc):
+            return True  # the thread's next sess.run after close(): TF 1.x raised the same
+        return isinstance(exc, errors.AbortedError) and "closed" in str(exc).lower()
+
+    def _wrap(self, owner: type, name: str) -> None:
+        original = owner.__dict__[name]
+        stopped = self._stopped
+
+        def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
+            stopped.set()  # before: the thread's enqueue is cancelled while close() runs
+            return original(self, *args, **kwargs)
+
+        wrapped.__wrapped__ = original  # type: ignore[attr-defined]
+        wrapped.__doc__ = original.__doc__
+        setattr(owner, name, wrapped)
+        self._undo.append(lambda: setattr(owner, name, original))
