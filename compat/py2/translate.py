@@ -275,7 +275,7 @@ def python2_markers(tree: ast.Module, bound: Iterable[str]) -> list[tuple[int, s
 # --------------------------------------------------------------------------
 
 _lock = threading.Lock()
-_cache: dict[tuple[str, str, bool], Translation] = {}
+_cache: dict[tuple[str, str, bool, bool], Translation] = {}
 _tools: list[Any] = []
 #: The fixes of the translation in progress (translations run one at a time, under _lock).
 _active_log: list[list[Fix]] = []

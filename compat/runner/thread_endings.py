@@ -11,7 +11,8 @@ closed queue once the ``Coordinator`` was asked to stop.
 The runner fails the run when a thread of the script dies of an exception
 (a converter whose worker died has written nothing), except for these endings:
 a ``CancelledError``, ``OutOfRangeError``, closed-queue ``AbortedError`` or
-"Attempted to use a closed Session" ``RuntimeError`` raised after a session of the process was closed or a ``Coordinator`` asked to stop.
+"Attempted to use a closed Session" ``RuntimeError`` raised after a session of
+the process was closed or a ``Coordinator`` asked to stop.
 :class:`ThreadEndings` watches both events; only the runner installs it, in its
 own process. Importing this module changes nothing.
 """
