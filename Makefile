@@ -13,7 +13,7 @@ TYPED  := tf1_pipelines/pipeline.py tf1_pipelines/state.py tf1_pipelines/errors.
 TYPED  += tf1_pipelines/inspect_records.py tf1_pipelines/command_line.py tf1_pipelines/cli_errors.py \
           tf1_pipelines/malloc_arenas.py tf1_pipelines/large_blocks.py
 
-.PHONY: demo lint test test-fast bench notebooks clean
+.PHONY: demo lint test test-fast bench notebooks notebooks-update lab clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,8 +43,20 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m tf1_pipelines bench
 
+# Executes every notebook at full size into notebooks/executed/ (not tracked); the
+# tracked notebooks stay byte-identical. `make notebooks-update` rewrites them instead.
 notebooks: $(STAMP)
 	TF_CPP_MIN_LOG_LEVEL=2 $(PY) notebooks/build.py
+
+notebooks-update: $(STAMP)
+	TF_CPP_MIN_LOG_LEVEL=2 $(PY) notebooks/build.py --in-place
+
+# JupyterLab in the virtual environment and the tf1-compat kernel ("Python 3 (TensorFlow 1
+# compat)") in it; then `.venv/bin/jupyter lab notebooks/` opens the notebooks. Not part of `make test`.
+lab: $(STAMP)
+	$(PY) -m pip install --quiet jupyterlab
+	$(PY) -m compat kernel install --sys-prefix
+	@echo "open the notebooks with: $(VENV)/bin/jupyter lab notebooks/"
 
 clean:
 	rm -rf $(VENV) build *.egg-info demo_output .mypy_cache .ruff_cache

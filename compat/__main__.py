@@ -19,6 +19,9 @@ from compat.runner.startup_log import drop_tensorflow_startup_lines
 USAGE = """\
 usage: python -m compat run [--py2] SCRIPT [ARG ...]
        python -m compat check [--py2] SCRIPT
+       python -m compat run NOTEBOOK.ipynb [--output EXECUTED.ipynb] [--timeout SECONDS]
+       python -m compat check NOTEBOOK.ipynb
+       python -m compat kernel install|uninstall [--user | --prefix DIR | --sys-prefix]
        tf1-run [--py2] SCRIPT [ARG ...]
 
   run     run a TensorFlow 1 era script unchanged on today's TensorFlow, NumPy and SciPy;
@@ -28,12 +31,22 @@ usage: python -m compat run [--py2] SCRIPT [ARG ...]
   check   list, without running anything, the legacy constructs in SCRIPT and its local
           modules and what the runner does about each; exit status 1 if some cannot be handled
 
+  NOTEBOOK.ipynb  run: execute a copy of an old notebook under the tf1-compat kernel and write
+          it with its outputs to --output (default: NAME.compat.ipynb); the original is never
+          modified; exit status 1 naming the cell if one raised; --timeout limits each cell
+          (default: no limit); check: the same report, per cell
+  kernel  install (or remove) the Jupyter kernel tf1-compat, "Python 3 (TensorFlow 1 compat)",
+          whose every cell runs as TensorFlow 1 code (default: system-wide; --user, --prefix
+          DIR or --sys-prefix choose where)
+
 arguments:
   SCRIPT  the Python file to run or check (required; no default)
   ARG     arguments handed to SCRIPT as sys.argv[1:] (default: none)
   --py2   treat every local module as Python 2 (default: off: each module is
           recognised, as Python 2 if it does not parse as Python 3 or uses what only
           Python 2 has)
+  --allow-pickle  run: the script's own np.load calls default to allow_pickle=True, as
+          before NumPy 1.16.3 (only for files you trust; default: off, NumPy's safe default)
   -h, --help  show this help and exit (default: off)
 """
 
@@ -61,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command in _HELP:
         print(USAGE, end="")
         return 0
+    if command == "kernel":
+        from compat.notebook import cli as notebook_cli
+        return notebook_cli.kernel_main(rest)
     if command not in _COMMANDS:
         return _usage_error(f"unknown command {command!r}")
     if not rest:
@@ -68,17 +84,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rest[0] in _HELP:
         print(USAGE, end="")
         return 0
-    python2 = rest[0] == "--py2"
-    if python2:
-        rest = rest[1:]
-        if not rest:
-            return _usage_error(f"{command}: no script given")
+    if command in _COMMANDS and rest[0].lower().endswith(".ipynb"):
+        from compat.notebook import cli as notebook_cli
+        if command == "run":
+            drop_tensorflow_startup_lines()
+            return notebook_cli.run_main(rest)
+        return notebook_cli.check_main(rest)
+    options = set()
+    while rest and rest[0] in ("--py2", "--allow-pickle"):
+        options.add(rest.pop(0))
+    python2 = "--py2" in options
+    if not rest:
+        return _usage_error(f"{command}: no script given")
     if command == "run":
         drop_tensorflow_startup_lines()  # before anything can load TensorFlow
         from compat.runner import run as runner
-        return runner.run(rest[0], rest[1:], python2=python2)
+        return runner.run(rest[0], rest[1:], python2=python2, allow_pickle="--allow-pickle" in options)
     if len(rest) > 1:
         return _usage_error("check: give exactly one script")
+    drop_tensorflow_startup_lines()  # classifying tf.x.y imports TensorFlow: its start-up log is noise here
     from compat.checker import check
     from compat.runner import legacy_keras
     legacy_keras.select_legacy_keras()  # classify tf.layers / tf.keras as the runner will see them

@@ -11,6 +11,11 @@ except this file:
    that runs this script, with the ``notebooks/`` folder as working directory;
 3. write the cells with their outputs into ``name.ipynb``.
 
+By default (``make notebooks``) the tracked files are left byte-identical: the
+executed notebooks go to ``notebooks/executed/`` (not tracked) and the scripts are
+not rewritten. ``--in-place`` (``make notebooks-update``) does steps 1 and 3 on the
+tracked files themselves, as a maintainer does before a commit.
+
 ``python notebooks/build.py div2k_questions`` builds only the named notebooks.
 A cell that raises stops the build of that notebook and leaves its ``.ipynb``
 as it was. The tests import :func:`notebook_scripts`, :func:`read_script` and
@@ -41,6 +46,8 @@ PAIRED_FORMATS = "ipynb,py:percent"
 KERNELSPEC = {"name": NATIVE_KERNEL_NAME, "display_name": "Python 3 (ipykernel)",
               "language": "python"}
 FULL_CELL_TIMEOUT_S = 900
+#: Where executed copies go unless ``--in-place`` is given (ignored by git).
+EXECUTED_DIR = HERE / "executed"
 
 
 class _ThisInterpreterSpecs(KernelSpecManager):
@@ -101,26 +108,37 @@ def execute(notebook: nbformat.NotebookNode, cwd: Path = HERE, small: bool = Fal
     return notebook
 
 
-def build(script: Path) -> float:
-    """Sync ``script`` and write its executed twin; returns the run time in seconds."""
+def build(script: Path, in_place: bool = False) -> tuple[Path, float]:
+    """Execute ``script``; returns where the executed notebook went and the run time in seconds.
+
+    ``in_place``: rewrite the script in canonical form and write its tracked ``.ipynb``
+    twin; otherwise the executed copy goes to :data:`EXECUTED_DIR` and nothing tracked changes.
+    """
     notebook = read_script(script)
     text = jupytext.writes(notebook, fmt=TEXT_FORMAT)
-    if script.read_text(encoding="utf-8") != text:
+    if in_place and script.read_text(encoding="utf-8") != text:
         script.write_text(text, encoding="utf-8")
         print(f"  rewrote {script.name} in canonical form")
     start = time.perf_counter()
     executed = execute(copy.deepcopy(notebook), cwd=script.parent, small=False)
     elapsed = time.perf_counter() - start
-    twin = script.with_suffix(".ipynb")
+    if in_place:
+        twin = script.with_suffix(".ipynb")
+    else:
+        EXECUTED_DIR.mkdir(exist_ok=True)
+        twin = EXECUTED_DIR / script.with_suffix(".ipynb").name
     partial = twin.with_name(twin.name + ".partial")
     nbformat.write(executed, partial)
     os.replace(partial, twin)
-    return elapsed
+    return twin, elapsed
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="notebook names (default: all)")
+    parser.add_argument("--in-place", action="store_true",
+                        help="rewrite the tracked scripts and .ipynb twins (default: write executed "
+                             "copies to notebooks/executed/ and leave tracked files as they are)")
     args = parser.parse_args(argv)
     scripts = notebook_scripts()
     if args.names:
@@ -132,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         scripts = [script for script in scripts if script.stem in wanted]
     for script in scripts:
         print(f"building {script.stem} ...", flush=True)
-        elapsed = build(script)
-        print(f"  wrote {script.with_suffix('.ipynb').name} ({elapsed:.0f} s)", flush=True)
+        written, elapsed = build(script, in_place=args.in_place)
+        print(f"  wrote {written.relative_to(HERE)} ({elapsed:.0f} s)", flush=True)
     return 0
 
 

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compat import contrib as contrib_bridges
 from compat import rules
 from compat.checker import fallbacks
 from compat.contrib import slim as slim_bridge
@@ -42,9 +43,10 @@ from compat.tf1 import namespace as tf1
 __all__ = ["HANDLED", "STATUSES", "Finding", "Report", "check_script", "main"]
 
 #: Report statuses, in the order the summary lists them.
-STATUSES: tuple[str, ...] = ("rewritten", "bridged", "compat.v1", "fallback", "unsupported")
-#: The statuses that mean the runner handles the construct.
-HANDLED = frozenset(STATUSES[:4])
+STATUSES: tuple[str, ...] = ("rewritten", "bridged", "compat.v1", "fallback", "conditional", "unsupported")
+#: The statuses that do not fail the check: the runner handles the construct, the
+#: script's own alternative runs, or it runs only under an option of the script.
+HANDLED = frozenset(STATUSES[:5])
 
 @dataclass(frozen=True)
 class Finding:
@@ -106,9 +108,14 @@ class Report:
         lines.extend(f.format() for f in self.findings)
         lines.append("")
         lines.append(self._summary())
+        conditional = [f for f in self.findings if f.status == "conditional"]
         if self.unsupported:
             lines.append("Cannot be handled by the runner:")
             lines.extend("  " + f.format() for f in self.unsupported)
+        elif conditional:
+            lines.append(f"The runner handles everything found except {len(conditional)} construct(s) in branches "
+                         "an option selects: python -m compat run "
+                         f"{self.script.name} should work unless the options take those branches.")
         else:
             lines.append("The runner handles everything found: python -m compat run "
                          f"{self.script.name} should work.")
@@ -121,6 +128,8 @@ class Report:
                  for s in STATUSES[:3]]
         if self.count("fallback"):
             parts.append(f"{self.count('fallback')} fallback (the script's own alternative runs)")
+        if self.count("conditional"):
+            parts.append(f"{self.count('conditional')} conditional (fail only when an option selects them)")
         return (f"{len(self.findings)} legacy constructs in {len(self.files)} file(s): "
                 f"{', '.join(parts)}; {len(self.unsupported)} cannot be handled.")
 
@@ -193,6 +202,14 @@ class _Aliases(ast.NodeVisitor):
             self.ndimage.update(a.asname or a.name for a in node.names if a.name == "ndimage")
 
 
+def _contrib_bridge_name(module: str) -> str | None:
+    """``crf`` for ``tensorflow.contrib.crf[.deeper]`` when a bridge of :mod:`compat.contrib` serves it, else None."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[:2] == ["tensorflow", "contrib"] and parts[2] in contrib_bridges.bridged_modules():
+        return parts[2]
+    return None
+
+
 def _partial_contrib_verdict(module: str, name: str) -> Verdict | None:
     """``from tensorflow.contrib.<partial package> import name``: bridged when the runner
     serves that module (or a package of served modules), else as ``tf.contrib.<...>.name``."""
@@ -208,8 +225,10 @@ def _partial_contrib_verdict(module: str, name: str) -> Verdict | None:
 class _ModuleChecker(ast.NodeVisitor):
     """Finds the legacy constructs of one module that the source rewrite does not report."""
 
-    def __init__(self, path: str, tree: ast.Module, scipy_bridged: Callable[[], tuple[str, ...]]) -> None:
+    def __init__(self, path: str, tree: ast.Module, scipy_bridged: Callable[[], tuple[str, ...]],
+                 python2: bool = False) -> None:
         self._path = path
+        self._python2 = python2
         self._aliases = _Aliases()
         self._aliases.visit(tree)
         self._bound = rewrite.module_bindings(tree).bound
@@ -221,8 +240,11 @@ class _ModuleChecker(ast.NodeVisitor):
         if verdict is not None:
             status, action = verdict
             fallback = self._guards.fallback_for(node) if status == "unsupported" else None
+            condition = self._guards.condition_for(node) if status == "unsupported" else None
             if fallback is not None:
                 status, action = "fallback", fallback
+            elif condition is not None:
+                status, action = "conditional", f"{action}; runs {condition}"
             self.findings.append(Finding(self._path, getattr(node, "lineno", 0),
                                          getattr(node, "col_offset", 0), construct, status, action))
 
@@ -238,6 +260,9 @@ class _ModuleChecker(ast.NodeVisitor):
         partial = rules.PARTIAL_CONTRIB_PACKAGES.get(name.removeprefix("tensorflow.contrib."))
         if name.startswith("tensorflow.contrib.") and partial is not None:
             return "bridged", partial
+        bridge = _contrib_bridge_name(name)
+        if bridge is not None:  # the runner serves tensorflow.contrib.<bridge>[.deeper] the bridge module
+            return "bridged", f"tf.contrib.{bridge} is provided by the runner (compat.contrib.{bridge})"
         message = rules.removed_module_message(name)
         if message is not None:
             if name.startswith("tensorflow.contrib.data"):
@@ -282,8 +307,12 @@ class _ModuleChecker(ast.NodeVisitor):
         else:
             served = [rules.describe_legacy_module(f"{module}.{name}") for name in names]
             first = served[0] if served and all(served) else None
+            bridge = _contrib_bridge_name(module)
             if first is not None:  # e.g. from tensorflow.contrib.learn...datasets import mnist
                 self._add(node, f"from {module} import ...", ("bridged", first))
+            elif bridge is not None:
+                for name in names:  # from tensorflow.contrib.crf import crf_log_likelihood
+                    self._add(node, f"from {module} import {name}", _classify_tf(["contrib", bridge, name]))
             else:
                 self._add(node, f"from {module} import ...", self._module_verdict(module))
 
@@ -323,6 +352,13 @@ class _ModuleChecker(ast.NodeVisitor):
             if row is not None and row.kept_in_1_0 and _is_old_call(node, row.old_call):
                 self._add(node, _short(node), ("bridged", f"pre-1.0 call of tf.{row.old}, accepted by the "
                                                           f"runner: {row.description}"))
+        if chain is not None and chain[0] in self._aliases.tensorflow and chain[1][-1] == "FastGFile":
+            self._add(node, _short(node), self._fast_gfile_verdict(node))
+        if _imports_tensorflow_dynamically(node):
+            self._add(node, _short(node), ("unsupported", "gives TensorFlow 2's own module, not the TF1 namespace "
+                                                          "the runner gives to `import tensorflow as tf`: use that "
+                                                          "statement (TF1 names such as tf.placeholder are missing "
+                                                          "from the module this returns)"))
         is_sort = (isinstance(func, ast.Name) and func.id == "sorted") or (
             isinstance(func, ast.Attribute) and func.attr == "sort")
         if is_sort and any(k.arg == "cmp" for k in node.keywords):
@@ -330,11 +366,32 @@ class _ModuleChecker(ast.NodeVisitor):
                                                           "key=functools.cmp_to_key(f)"))
         self.generic_visit(node)
 
+    def _fast_gfile_verdict(self, node: ast.Call) -> Verdict | None:
+        """``tf.gfile.FastGFile(path, 'r')``, mostly used for images and graphs: bytes under Python 2 only."""
+        mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        text_mode = isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "b" not in mode.value
+        if not text_mode:
+            return None
+        if self._python2:
+            return "bridged", "Python 2 text-mode read: the runner reads the file's bytes when they are not UTF-8"
+        return "unsupported", ("text-mode read in a Python 3 module: a binary file (an image, a graph) fails with "
+                               "UnicodeDecodeError; Python 2 read bytes: run with --py2 if the code was written "
+                               "for Python 2, or use 'rb'")
+
     def visit_Name(self, node: ast.Name) -> None:
         if (isinstance(node.ctx, ast.Load) and node.id in rules.PY2_BUILTINS_UNSUPPORTED
                 and node.id not in self._bound):
             self._add(node, node.id, ("unsupported", f"Python 2 builtin; use "
                                                      f"{rules.PY2_BUILTINS_UNSUPPORTED[node.id]}"))
+
+
+def _imports_tensorflow_dynamically(node: ast.Call) -> bool:
+    """``importlib.import_module("tensorflow")`` or ``__import__("tensorflow")``."""
+    func = node.func
+    named = (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+        isinstance(func, ast.Name) and func.id in ("import_module", "__import__"))
+    first = node.args[0] if node.args else None
+    return named and isinstance(first, ast.Constant) and first.value == "tensorflow"
 
 
 def _is_old_call(node: ast.Call, old_call: str | None) -> bool:
@@ -418,7 +475,7 @@ def check_script(script: Path, python2: bool = False) -> Report:
             if source.error is not None:
                 report.findings.append(_syntax_finding(relative, source.error))
             continue
-        checker = _ModuleChecker(relative, source.tree, scipy_bridged)
+        checker = _ModuleChecker(relative, source.tree, scipy_bridged, python2=source.translation is not None)
         checker.visit(source.tree)
         changes = rewrite.transform(source.tree, python2=source.translation is not None).changes
         changes += rewrite.translation_changes(source.translation)

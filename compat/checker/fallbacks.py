@@ -212,6 +212,29 @@ def _constant(node: ast.expr) -> Any:
 # Both, per node
 # --------------------------------------------------------------------------
 
+#: Names that hold a script's command-line options or configuration in TF1-era code.
+OPTION_HOLDERS = frozenset({"FLAGS", "flags", "args", "opt", "opts", "options", "config", "cfg", "hparams",
+                            "params", "hps", "conf"})
+
+
+def option_in_test(test: ast.expr) -> str | None:
+    """``FLAGS.num_gpus`` if ``test`` reads an option (an attribute of :data:`OPTION_HOLDERS`, also
+    ``self.config.x``), else None."""
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Attribute):
+            continue
+        holder = node.value
+        if isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name) and holder.value.id == "self":
+            holder_name = holder.attr
+        elif isinstance(holder, ast.Name):
+            holder_name = holder.id
+        else:
+            continue
+        if holder_name in OPTION_HOLDERS:
+            return ast.unparse(node)
+    return None
+
+
 class Guards:
     """The script's own alternatives around each node: enclosing ``try`` statements, version branches.
 
@@ -222,6 +245,7 @@ class Guards:
     def __init__(self, tree: ast.Module) -> None:
         self._tries: dict[int, list[ast.AST]] = {}
         self._not_run: dict[int, str] = {}
+        self._conditional: dict[int, str] = {}
         tests = VersionTests(tree)
         for node in ast.walk(tree):  # outer try statements come first in a breadth-first walk
             if isinstance(node, _TRY_NODES):
@@ -229,6 +253,7 @@ class Guards:
                     self._mark(statement, node)
             elif isinstance(node, ast.If):
                 self._mark_version_branch(node, tests)
+                self._mark_option_branch(node)
 
     def _mark_version_branch(self, node: ast.If, tests: VersionTests) -> None:
         """Mark the branch of ``if <version test>:`` that this Python does not take."""
@@ -246,6 +271,27 @@ class Guards:
         for statement in dead:
             for inner in ast.walk(statement):
                 self._not_run.setdefault(id(inner), reason)
+
+    def _mark_option_branch(self, node: ast.If) -> None:
+        """Mark both branches of ``if <a test on the script's options>:`` (``FLAGS.num_gpus > 1``).
+
+        Which branch runs depends on how the script is started, so a construct
+        there fails only in the runs that take that branch (a multi-GPU path,
+        an optional export): the report says so instead of failing the check.
+        """
+        option = option_in_test(node.test)
+        if option is None:
+            return
+        test = ast.unparse(node.test)
+        for statements, reason in ((node.body, f"only when `{test}` holds"),
+                                   (node.orelse, f"only when `{test}` does not hold")):
+            for statement in statements:
+                for inner in ast.walk(statement):
+                    self._conditional.setdefault(id(inner), f"{reason} ({option} is an option of the script)")
+
+    def condition_for(self, node: ast.AST) -> str | None:
+        """The option test under which ``node`` runs, when it is inside such a branch; None otherwise."""
+        return self._conditional.get(id(node))
 
     def _mark(self, node: ast.AST, try_node: ast.AST) -> None:
         self._tries.setdefault(id(node), []).insert(0, try_node)

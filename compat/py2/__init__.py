@@ -1,1 +1,7 @@
-"""py2"""
+"""Python 2 modules of the script: recognised, translated with fissix, run with Python 2 semantics.
+
+* :mod:`compat.py2.translate` - which modules are Python 2, and their in-memory
+  translation (line numbers kept);
+* :mod:`compat.py2.runtime` - what translated modules call at run time
+  (Python 2 division, byte-reading text files, ``round``, ``print``).
+"""

@@ -47,10 +47,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from compat.numpy1 import removed as numpy1_removed
+from compat.numpy1 import rewrite as numpy1_rewrite
 from compat.py2 import runtime as py2_runtime
 from compat.py2 import translate as py2
 from compat.rules import DICT_METHODS, NUMPY_REMOVED, PY2_BUILTINS, PY2_MODULES
-from compat.runner import local_imports
+from compat.runner import local_imports, source_pass
+from compat.stdlib import rewrite as stdlib_rewrite
 
 __all__ = [
     "HELPERS_NAME",
@@ -77,53 +80,13 @@ __all__ = [
 #: The global name under which rewritten code finds its helpers.
 HELPERS_NAME = "__compat__"
 
-def _np_attr(name: str) -> Callable[[], Any]:
-    return lambda: getattr(importlib.import_module("numpy"), name)
+#: The value used for each name of :data:`compat.rules.NUMPY_REMOVED` (all NumPy 1 names live in
+#: :mod:`compat.numpy1.removed`; this view is kept for the rules' consistency test).
+_NUMPY_VALUES: dict[str, Callable[[], Any]] = {name: numpy1_removed.REMOVED[name].make for name in NUMPY_REMOVED}
 
-
-def _np_asscalar() -> Callable[[Any], Any]:
-    return lambda a: importlib.import_module("numpy").asarray(a).item()
-
-
-def _np_in1d() -> Callable[..., Any]:
-    def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False) -> Any:
-        np = importlib.import_module("numpy")
-        return np.isin(np.ravel(ar1), ar2, assume_unique=assume_unique, invert=invert)
-    return in1d
-
-
-def _np_msort() -> Callable[[Any], Any]:
-    return lambda a: importlib.import_module("numpy").sort(a, axis=0)
-
-
-#: The value used for each name of :data:`compat.rules.NUMPY_REMOVED`, made on first use.
-_NUMPY_VALUES: dict[str, Callable[[], Any]] = {
-    "float": lambda: float,
-    "int": lambda: int,
-    "object": lambda: object,
-    "str": lambda: str,
-    "unicode": lambda: str,
-    "complex": lambda: complex,
-    "NaN": _np_attr("nan"),
-    "Inf": _np_attr("inf"),
-    "Infinity": _np_attr("inf"),
-    "infty": _np_attr("inf"),
-    "PINF": _np_attr("inf"),
-    "NINF": lambda: -importlib.import_module("numpy").inf,
-    "float_": _np_attr("float64"),
-    "complex_": _np_attr("complex128"),
-    "string_": _np_attr("bytes_"),
-    "unicode_": _np_attr("str_"),
-    "product": _np_attr("prod"),
-    "cumproduct": _np_attr("cumprod"),
-    "alltrue": _np_attr("all"),
-    "sometrue": _np_attr("any"),
-    "round_": _np_attr("round"),
-    "trapz": _np_attr("trapezoid"),
-    "asscalar": _np_asscalar,
-    "in1d": _np_in1d,
-    "msort": _np_msort,
-}
+#: The passes of the legacy surfaces served by source rewriting, run before :class:`LegacyTransformer`.
+_SOURCE_PASSES: tuple[Callable[[ast.Module], source_pass.SourcePass], ...] = (numpy1_rewrite.Numpy1Pass,
+                                                                              stdlib_rewrite.StdlibPass)
 
 
 # --------------------------------------------------------------------------
@@ -317,11 +280,6 @@ class LegacyTransformer(ast.NodeTransformer):
         if not isinstance(node.ctx, ast.Load) or not isinstance(node.value, ast.Name):
             return node
         owner = node.value.id
-        if owner in self._b.numpy and node.attr in NUMPY_REMOVED:
-            self._record(node, f"{owner}.{node.attr}",
-                         f"removed from NumPy; {NUMPY_REMOVED[node.attr]} is used")
-            return ast.copy_location(ast.Attribute(value=_helper("numpy"), attr=node.attr,
-                                                   ctx=ast.Load()), node)
         if owner in self._b.sys and node.attr == "maxint":
             self._record(node, f"{owner}.maxint", "sys.maxsize")
             node.attr = "maxsize"
@@ -342,20 +300,31 @@ def module_bindings(tree: ast.Module) -> _Bindings:
     return bindings
 
 
-def transform(tree: ast.Module, python2: bool = False) -> TransformResult:
+def transform(tree: ast.Module, python2: bool = False, context: ast.Module | None = None) -> TransformResult:
     """Apply :class:`LegacyTransformer` to ``tree`` (in place) and report what changed.
 
     With ``python2`` (a translated Python 2 module), :class:`compat.py2.translate.Py2Semantics`
-    runs first, keeping Python 2's division and text-mode file reads.
+    runs first, keeping Python 2's division and text-mode file reads. ``context`` is
+    earlier code run in the same namespace (a notebook's earlier cells): its imports
+    and bindings count as the module's own (``import numpy as np`` in cell 1, ``np.float`` in cell 3).
     """
     bindings = module_bindings(tree)
+    if context is not None:
+        bindings.visit(context)
     kept: list[Change] = []
     if python2:
         semantics = py2.Py2Semantics(_helper, bindings.bound, py2.has_true_division(tree))
         tree = semantics.visit(tree)
         kept = [Change(e.line, e.col, e.construct, "rewritten", e.action) for e in semantics.edits]
+    scanned = tree if context is None else ast.Module(body=[*context.body, *tree.body], type_ignores=[])
+    # The NumPy 1 and standard-library passes run after the main one, so each reports the
+    # construct as the user wrote it (``np.asarray(x).tostring()``, not the helper it became).
+    passes = [make_pass(scanned) for make_pass in _SOURCE_PASSES]
     transformer = LegacyTransformer(bindings)
     new_tree = transformer.visit(tree)
+    for surface in passes:
+        new_tree = surface.visit(new_tree)
+        kept += [Change(e.line, e.col, e.construct, e.status, e.action) for e in surface.edits]
     ast.fix_missing_locations(new_tree)
     changes = sorted(transformer.changes + kept, key=lambda c: (c.line, c.col))
     return TransformResult(tree=new_tree, changes=changes, py2_names=transformer.py2_names,
@@ -441,6 +410,7 @@ def parse_legacy(source: str, filename: str, python2: bool | None = None,
         SyntaxError: the source is neither valid Python 3 nor translatable Python 2
             (the file's own line numbers are set).
     """
+    source = stdlib_rewrite.fix_source(source)  # asyncio.async: a syntax error since Python 3.7
     try:
         tree = ast.parse(source, filename=filename)
     except ValueError as exc:  # e.g. null bytes in the source
@@ -520,16 +490,6 @@ def describe_syntax_error(err: SyntaxError) -> str:
 # Runtime helpers bound to __compat__
 # --------------------------------------------------------------------------
 
-class _NumpyRemoved:
-    """Attribute access yields the value each removed NumPy name used to have."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return _NUMPY_VALUES[name]()
-        except KeyError:
-            raise AttributeError(name) from None
-
-
 class LegacyHelpers:
     """What rewritten code calls through ``__compat__``.
 
@@ -554,7 +514,10 @@ class LegacyHelpers:
                  numpy_legacy: types.ModuleType) -> None:
         self._tf1_namespace = tf1_namespace
         self._numpy_legacy = numpy_legacy
-        self.numpy = _NumpyRemoved()
+        from compat.numpy1.runtime import Numpy1Names  # imports NumPy: only when a script runs
+        from compat.stdlib.runtime import StdlibNames
+        self.numpy = Numpy1Names()
+        self.stdlib = StdlibNames()
 
     def tf1(self, module: Any) -> Any:
         """The TF1 namespace if ``module`` is the real ``tensorflow``, else ``module``."""

@@ -41,6 +41,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import pkgutil
 import sys
 import threading
 import traceback
@@ -51,11 +52,12 @@ from pathlib import Path
 from typing import Any
 
 import compat.contrib as contrib_bridges
-from compat import rules
+from compat import keras2, rules
 from compat.contrib import slim as slim_bridge
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
-from compat.runner import deterministic_protobuf, legacy_keras, rewrite, startup_log, thread_endings
+from compat.runner import deterministic_protobuf, hints, legacy_keras, rewrite, startup_log, thread_endings
 from compat.runner.modules import ModuleObjectLoader
+from compat.tf1 import deep_modules, old_semantics
 from compat.tf1 import namespace as tf1
 from compat.tutorials import legacy_modules
 
@@ -195,8 +197,9 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
             raise tf1.LegacyImportError(scipy_misc_message(fullname[len("scipy.misc."):]))
         bridge = _contrib_bridge(fullname)
         if bridge is not None:
-            return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(bridge),
-                                                   is_package=hasattr(bridge, "__path__"))
+            # Always a package: TF 1.x's source paths below it (tensorflow.contrib.crf.python.ops.crf)
+            # are served the same bridge, and Python looks for them only below a package.
+            return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(bridge), is_package=True)
         served = self._tutorials.get(fullname)
         if served is not None:
             return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(served),
@@ -208,14 +211,18 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
 
 
 def _estimator_module(parts: list[str]) -> types.ModuleType | None:
-    """``tensorflow.estimator[.sub]`` (and ``tensorflow_estimator``): :mod:`compat.estimator` and its modules.
+    """``tensorflow.estimator[.sub]``: :mod:`compat.estimator` and its modules; None for ``tensorflow_estimator``.
 
-    ``tensorflow_estimator.python.estimator.api._v1.estimator`` and other deep
-    paths of the old package are served the public ``compat.estimator``.
+    ``tensorflow_estimator[.python.estimator...]`` is the installed
+    ``tensorflow-estimator`` package, loaded by the normal finders after the
+    TensorFlow internals it imports are supplied (:mod:`compat.estimator._gaps`).
     """
-    rest = parts[2:] if parts[0] == "tensorflow" else parts[1:]
-    if parts[0] == "tensorflow_estimator" and rest and rest[0] == "python":
-        rest = []
+    if parts[0] == "tensorflow_estimator":
+        # The installed package itself, once the TensorFlow internals it imports are supplied.
+        from compat.estimator._gaps import supply
+        supply()
+        return None
+    rest = parts[2:]
     try:
         return importlib.import_module(".".join(["compat", "estimator", *rest]))
     except ModuleNotFoundError:
@@ -235,7 +242,31 @@ def _contrib_bridge(fullname: str) -> types.ModuleType | None:
         return None
     if parts[2] not in contrib_bridges.bridged_modules():
         return None
-    return contrib_bridges.bridge(parts[2])
+    bridge = contrib_bridges.bridge(parts[2])
+    return bridge if len(parts) == 3 else _source_path_module(fullname, bridge)
+
+
+def _source_path_module(fullname: str, bridge: types.ModuleType) -> types.ModuleType:
+    """A package for a TF 1.x source path below a bridged module (``...crf.python.ops``).
+
+    Its names are the bridge's; a lower-case name the bridge lacks is taken for
+    the name of a TF 1.x source file (``from tensorflow.contrib.crf.python.ops
+    import crf``) and is the bridge itself, which holds that file's public names.
+    """
+    module = types.ModuleType(fullname, f"TF 1.x's {fullname}: the names of {bridge.__name__}.")
+    module.__path__ = []
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(bridge, name)
+        except AttributeError:
+            if name.islower() and not name.startswith("_"):
+                return bridge
+            raise
+    module.__dict__["__getattr__"] = __getattr__
+    return module
 
 
 # --------------------------------------------------------------------------
@@ -303,9 +334,26 @@ def _has_own_compat(folder: Path) -> bool:
     return any(path.is_file() and path.resolve().parent != ours for path in own)
 
 
-def _release_compat_name(installation: Installation) -> None:
-    """Let the script import its own ``compat``: drop ours from ``sys.modules`` (kept alive by reference)."""
+def _release_compat_name(installation: Installation, folder: Path) -> None:
+    """Let the script import its own ``compat`` from ``folder``: drop ours from ``sys.modules``.
+
+    Only the top-level name, and our sub-packages whose names the script's own
+    ``compat`` package also has, are dropped (kept alive by reference). Our other
+    sub-packages stay registered, imported first if need be (their ``__init__``
+    imports nothing heavy), so that what the runner imports on use later
+    (``compat.contrib.rnn`` when the script touches ``tf.contrib.rnn``) is still
+    found through them and never through the script's package.
+    """
+    ours = Path(__file__).resolve().parents[1]
+    for info in pkgutil.iter_modules([str(ours)], "compat."):
+        if info.ispkg:
+            importlib.import_module(info.name)
+    theirs = folder / "compat"
+    clashing = {p.stem for p in theirs.iterdir()} if theirs.is_dir() else set()
     for name in [n for n in sys.modules if n == "compat" or n.startswith("compat.")]:
+        parts = name.split(".")
+        if len(parts) > 1 and parts[1] not in clashing:
+            continue
         module = sys.modules[name]
         if module is not None:
             installation.saved_modules.setdefault(name, module)
@@ -343,7 +391,7 @@ def install(script_dir: Path, scope: rewrite.LocalScope | None = None,
     installation.slim = slim_bridge.install()  # tf.contrib.slim/layers/framework/training
     installation.protobuf = deterministic_protobuf.install()  # same export bytes every run
     if _has_own_compat(scope.root):
-        _release_compat_name(installation)
+        _release_compat_name(installation, scope.root)
     return installation
 
 
@@ -351,10 +399,13 @@ def _prepare_tensorflow(scope: rewrite.LocalScope) -> None:
     """TF1 graph mode as the script expects; NumPy booleans accepted; no AutoGraph for the script's code."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
     legacy_keras.select_legacy_keras()  # Keras 2 for tf.layers / tf.keras; must precede the import
+    keras2.install()  # and for the standalone `import keras` of 2017-2019 code
     import tensorflow as tf
     _disable_v2_behavior_quietly(tf)
     tf1.accept_numpy_bools()
     tf1.skip_autograph_for(_module_predicate(scope))
+    old_semantics.install_all()
+    deep_modules.add_missing_names()
 
 
 def _disable_v2_behavior_quietly(tf: types.ModuleType) -> None:
@@ -456,6 +507,13 @@ def _legacy_hint(exc: BaseException, scope: rewrite.LocalScope) -> str | None:
     if isinstance(exc, NameError) and name in rules.PY2_BUILTINS_UNSUPPORTED:
         return (f"{where}: Python 2 builtin {name!r} is not bridged by the runner; use "
                 f"{rules.PY2_BUILTINS_UNSUPPORTED[name]}")
+    from compat.numpy1.runtime import failure_hint as numpy1_hint
+    from compat.stdlib.runtime import failure_hint as stdlib_hint
+    # np.load of an object array, a removed name reached by getattr, the other recognised failures
+    for recognise in (numpy1_hint, stdlib_hint, hints.hint_for):
+        hint = recognise(exc)
+        if hint is not None:
+            return f"{where}: {hint}"
     return None
 
 
@@ -589,8 +647,11 @@ def _load_script(script: str) -> tuple[Path | None, str | None]:
     return None, None
 
 
-def run(script: str, args: Sequence[str] = (), python2: bool = False) -> int:
+def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pickle: bool = False) -> int:
     """Run ``script`` unchanged with ``args`` as its arguments; returns its exit status.
+
+    ``allow_pickle`` (``--allow-pickle``) makes the script's own ``np.load`` calls
+    default to ``allow_pickle=True``, as before NumPy 1.16.3 (for files the user trusts).
 
     Python 2 modules are translated (``python2=True``: every local module is
     Python 2). Exit status 2 (and a message on stderr naming file and line) if
@@ -608,6 +669,7 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False) -> int:
         _error(_format_syntax_error(err, rewrite.LocalScope(path.parent)))
         return EXIT_USAGE
     installation = install(path.parent, rewrite.script_scope(path), mode)
+    installation.helpers.numpy.allow_pickle = allow_pickle
     _warn_about_local_modules(path, installation.scope, mode)
     _prepare_tensorflow(installation.scope)
     _legacy_numpy_printing()

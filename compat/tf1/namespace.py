@@ -47,7 +47,8 @@ from compat.contrib.data import (
 from compat.errors import LegacyAPIError, LegacyImportError
 from compat.rules import contrib_message, removed_module_message
 from compat.runner.modules import new_module
-from compat.tf1 import renames
+from compat.tf1 import flags as tf1_flags
+from compat.tf1 import missing, renames
 
 # At import (not on use): the script's folder may have its own `compat`, which the runner
 # lets it import, after which `from compat import ...` would find that one.
@@ -138,6 +139,8 @@ def _namespace_getattr(v1: types.ModuleType) -> Callable[[str], Any]:
             # TensorFlow 2.16 dropped tf.estimator; the runner's own lives in compat.estimator.
             import compat.estimator
             return compat.estimator
+        if missing.serves(name):  # TF 1.15 names today's tf.compat.v1 lacks (compat.tf1.missing)
+            return missing.serve(v1, name)
         try:
             return getattr(v1, name)
         except AttributeError:
@@ -163,7 +166,11 @@ def tf1_namespace() -> types.ModuleType:
                       "and the pre-1.0 renamed ops (built by compat.tf1.namespace).")
     for name, value in renames.namespace_attributes(v1, LegacyAPIError).items():
         setattr(namespace, name, value)
+    for prefix in renames.OVERLAY_PREFIXES:
+        missing.extend_overlay(namespace.__dict__[prefix], prefix)
     namespace.__dict__["contrib"] = contrib_modules()["tensorflow.contrib"]
+    legacy_flags = tf1_flags.flags_module(v1.flags)
+    namespace.__dict__.update(flags=legacy_flags, app=tf1_flags.app_module(v1.app, legacy_flags))
     added = set(namespace.__dict__)
     namespace.__dict__.update(__getattr__=_namespace_getattr(v1), __dir__=lambda: sorted(set(dir(v1)) | added))
     return namespace
@@ -283,8 +290,14 @@ def _classify_bridged(module: str, rest: Sequence[str]) -> TFAttributeVerdict:
     bridge_module = contrib_bridges.bridge(module)
     refused: dict[str, str] = getattr(bridge_module, "REFUSED", {})
     if rest[0] in refused:
-        return TFAttributeVerdict(status="unsupported",
-                                  action=f"tf.contrib.{module}.{rest[0]} is not provided: {refused[rest[0]]}")
+        # The runner's own message: the bridge's __getattr__ raises it.
+        try:
+            getattr(bridge_module, rest[0])
+        except AttributeError as error:
+            message = str(error)
+        else:
+            message = f"tf.contrib.{module}.{rest[0]} is not provided: {refused[rest[0]]}"
+        return TFAttributeVerdict(status="unsupported", action=message)
     found, _ = _lookup(bridge_module, rest[:1])
     if found:
         return TFAttributeVerdict(status="bridged", action=f"provided by the runner ({where}.{rest[0]})")
@@ -338,7 +351,14 @@ def classify_tf_attribute(parts: Sequence[str]) -> TFAttributeVerdict | None:
         return None
     if parts[0] == "contrib":
         return _classify_renamed(parts) or _classify_contrib(parts)
+    if parts[0] == "estimator":
+        # Served by compat.estimator from the tensorflow-estimator package (docs/estimator.md).
+        return TFAttributeVerdict(status="bridged", action=f"tf.{'.'.join(parts)} is served by compat.estimator "
+                                                           "(tensorflow-estimator 2.15.0)")
     dotted = "tf." + ".".join(parts)
+    served = missing.classify(parts)
+    if served is not None:
+        return TFAttributeVerdict(status=served[0], action=served[1])
     renamed = _classify_renamed(parts)
     if renamed is not None:
         return renamed

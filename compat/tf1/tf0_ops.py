@@ -18,7 +18,7 @@ only when one of these functions is called.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = [
@@ -504,3 +504,17 @@ def merge_all_summaries(key: str | None = None) -> Any:
     if not summaries:
         return None
     return merge_summary(summaries)
+
+
+def _initializer_member(kind: str, member: str) -> Callable[..., Any]:
+    """``tf.<kind>_initializer.<member>`` of TF 1.x's class, reached through the pre-1.0 function above."""
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        return getattr(getattr(_v1(), f"{kind}_initializer"), member)(*args, **kwargs)
+    forward.__name__ = member
+    return forward
+
+
+# TF 1.15 code calls the class's from_config/get_config on these names (Keras layer configs).
+for _kind, _function in (("zeros", zeros_initializer), ("ones", ones_initializer)):
+    for _member in ("from_config", "get_config"):
+        setattr(_function, _member, _initializer_member(_kind, _member))

@@ -5,7 +5,8 @@
 * ``tensorflow.contrib.learn`` as far as the MNIST reader goes:
   ``tensorflow.contrib.learn.python.learn.datasets.mnist`` (the same reader,
   also ``tf.contrib.learn.datasets.mnist``) and ``...datasets.base``
-  (``Datasets``, ``Dataset``); other ``tf.contrib.learn`` names are refused;
+  (``Datasets``, ``Dataset``); ``Experiment``, ``learn_runner``, ``RunConfig``
+  and the refusals of the other names come from :mod:`compat.contrib.learn`;
 * ``tensorflow.contrib.deprecated`` and ``tensorflow.contrib.nn`` from
   :mod:`compat.tf1.renames`.
 
@@ -82,6 +83,23 @@ def _load_dataset(name: str, size: str = "small", test_with_fake_data: bool = Fa
     return reader.load_mnist()
 
 
+#: The ``tf.contrib.learn`` names served by :mod:`compat.contrib.learn`.
+_LEARN_BRIDGED = frozenset({"Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "RunConfig",
+                            "ModeKeys", "NanLossDuringTrainingError", "TaskType"})
+
+
+def _learn_bridge_getattr(refuse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A ``__getattr__`` serving the names of :mod:`compat.contrib.learn` (``Experiment``, ...), else ``refuse``."""
+    def __getattr__(attr: str) -> Any:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        bridge = importlib.import_module("compat.contrib.learn")
+        if attr in _LEARN_BRIDGED or attr in bridge.REFUSED:
+            return getattr(bridge, attr)  # a refused name raises there, naming its tf.estimator successor
+        return refuse(attr)
+    return __getattr__
+
+
 def contrib_modules(error: type[Exception], contrib_message: Callable[[str], str]) -> dict[str, types.ModuleType]:
     """The ``tensorflow.contrib`` submodules provided here, by full name.
 
@@ -97,11 +115,14 @@ def contrib_modules(error: type[Exception], contrib_message: Callable[[str], str
                         lambda attr: contrib_message(f"learn.datasets.{attr}"), error)
     inner = _package("tensorflow.contrib.learn.python.learn", "tf.contrib.learn internals (compat runner).",
                      {"datasets": datasets}, lambda attr: contrib_message(f"learn.python.learn.{attr}"), error)
+    inner.__dict__["__getattr__"] = _learn_bridge_getattr(inner.__dict__["__getattr__"])
     python = _package("tensorflow.contrib.learn.python", "tf.contrib.learn internals (compat runner).",
                       {"learn": inner}, lambda attr: contrib_message(f"learn.python.{attr}"), error)
-    learn = _package("tensorflow.contrib.learn", "tf.contrib.learn (compat runner: datasets.mnist only).",
+    learn = _package("tensorflow.contrib.learn", "tf.contrib.learn (compat runner: datasets.mnist here; "
+                     "Experiment, learn_runner, RunConfig from compat.contrib.learn).",
                      {"datasets": datasets, "python": python}, lambda attr: contrib_message(f"learn.{attr}"),
                      error)
+    learn.__dict__["__getattr__"] = _learn_bridge_getattr(learn.__dict__["__getattr__"])
     modules = {m.__name__: m for m in (learn, python, inner, datasets, base)}
     modules[f"{LEARN_DATASETS}.mnist"] = reader
     # The short path of tf.contrib.learn.datasets, importable as well (as in TensorFlow 1).

@@ -97,7 +97,7 @@ def test_check_follows_sys_path_insert_and_predicts_the_failure(tmp_path: Path) 
         import layers
     """)
     write(tmp_path / "src" / "ops.py", LEGACY_OPS)
-    write(tmp_path / "src" / "layers.py", "import tensorflow as tf\ncell = tf.contrib.rnn.LSTMCell\n")
+    write(tmp_path / "src" / "layers.py", "import tensorflow as tf\ncell = tf.contrib.timeseries.ARModel\n")
     report = check.check_script(tmp_path / "train.py")
     ops, layers = os.path.join("src", "ops.py"), os.path.join("src", "layers.py")
     assert report.files == ["train.py", ops, layers]
@@ -106,7 +106,7 @@ def test_check_follows_sys_path_insert_and_predicts_the_failure(tmp_path: Path) 
     assert found(report, ops, "tf.contrib.data.unbatch").status == "bridged"
     # The module the run would fail in: reported, so the check no longer says "should work".
     assert [(f.path, f.line, f.construct) for f in report.unsupported] == [
-        (layers, 2, "tf.contrib.rnn.LSTMCell")]
+        (layers, 2, "tf.contrib.timeseries.ARModel")]
     assert "should work" not in report.format()
 
 
@@ -166,12 +166,12 @@ def test_check_follows_pythonpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     project, shared = tmp_path / "project", tmp_path / "shared"
     write(project / "train.py", "from object_detection import builder\n")
     write(shared / "object_detection" / "__init__.py", "")
-    write(shared / "object_detection" / "builder.py", "import tensorflow.contrib.rnn as rnn\n")
+    write(shared / "object_detection" / "builder.py", "import tensorflow.contrib.timeseries as rnn\n")
     monkeypatch.setenv("PYTHONPATH", str(shared))
     report = check.check_script(project / "train.py")
     builder = str((shared / "object_detection" / "builder.py").resolve())
     assert builder in report.files
-    assert found(report, builder, "import tensorflow.contrib.rnn").status == "unsupported"
+    assert found(report, builder, "import tensorflow.contrib.timeseries").status == "unsupported"
     assert not report.ok
 
 
@@ -219,7 +219,7 @@ def test_search_order_follows_python(tmp_path: Path) -> None:
 def test_guarded_imports_are_fallbacks(tmp_path: Path, handler: str) -> None:
     write(tmp_path / "train.py", f"""
         try:
-            from tensorflow.contrib import nccl
+            from tensorflow.contrib import rpc
         {handler}
             nccl = None
         try:
@@ -228,7 +228,7 @@ def test_guarded_imports_are_fallbacks(tmp_path: Path, handler: str) -> None:
             from io import StringIO
     """)
     report = check.check_script(tmp_path / "train.py")
-    for construct in ("from tensorflow.contrib import nccl", "from StringIO import ..."):
+    for construct in ("from tensorflow.contrib import rpc", "from StringIO import ..."):
         finding = found(report, "train.py", construct)
         assert finding.status == "fallback" and finding.handled
         assert finding.action == f"not provided; the script's {handler.split(' as ')[0].rstrip(':')} fallback runs"
@@ -239,7 +239,7 @@ def test_guarded_imports_are_fallbacks(tmp_path: Path, handler: str) -> None:
 def test_what_a_handler_does_not_catch_is_still_unsupported(tmp_path: Path) -> None:
     write(tmp_path / "train.py", """
         try:
-            from tensorflow.contrib import nccl
+            from tensorflow.contrib import rpc
         except ValueError:
             nccl = None
         try:
@@ -248,13 +248,13 @@ def test_what_a_handler_does_not_catch_is_still_unsupported(tmp_path: Path) -> N
             no_such_op = None
         try:
             def later():
-                import tensorflow.contrib.rnn as rnn
+                import tensorflow.contrib.timeseries as rnn
         except ImportError:
             pass
         try:
             import urllib2
         except ImportError:
-            import tensorflow.contrib.rnn as rnn
+            import tensorflow.contrib.timeseries as rnn
     """)
     report = check.check_script(tmp_path / "train.py")
     assert {(f.line, f.status) for f in report.findings if not f.status.startswith("rewritten")} == {
@@ -265,7 +265,7 @@ def test_guarded_attribute_and_builtin(tmp_path: Path) -> None:
     write(tmp_path / "train.py", """
         import tensorflow as tf
         try:
-            cells = tf.contrib.rnn
+            cells = tf.contrib.timeseries
         except AttributeError:
             cells = tf.nn.rnn_cell
         try:
@@ -274,7 +274,7 @@ def test_guarded_attribute_and_builtin(tmp_path: Path) -> None:
             pass
     """)
     report = check.check_script(tmp_path / "train.py")
-    assert found(report, "train.py", "tf.contrib.rnn").status == "fallback"
+    assert found(report, "train.py", "tf.contrib.timeseries").status == "fallback"
     assert found(report, "train.py", "execfile").status == "fallback"
     assert report.ok
 
@@ -309,11 +309,11 @@ def test_a_test_that_is_not_about_the_version_is_not_guessed(tmp_path: Path) -> 
     write(tmp_path / "train.py", """
         import sys
         if len(sys.argv) > 2:
-            from tensorflow.contrib import nccl
+            from tensorflow.contrib import rpc
         if sys.version_info >= (3, 0) and sys.argv:
             pass
         else:
-            import tensorflow.contrib.rnn as rnn
+            import tensorflow.contrib.timeseries as rnn
     """)
     report = check.check_script(tmp_path / "train.py")
     assert [f.status for f in report.findings] == ["unsupported", "unsupported"]
@@ -384,7 +384,7 @@ def test_run_and_check_on_research_layouts(tmp_path: Path) -> None:
 def test_run_takes_the_except_import_error_fallbacks(tmp_path: Path) -> None:
     write(tmp_path / "train.py", """
         try:
-            from tensorflow.contrib import nccl
+            from tensorflow.contrib import rpc
         except ImportError as exc:
             print("nccl fallback:", type(exc).__mro__[1].__name__)
             nccl = None
@@ -393,13 +393,13 @@ def test_run_takes_the_except_import_error_fallbacks(tmp_path: Path) -> None:
         except ImportError:
             from io import StringIO
         try:
-            import tensorflow.contrib.distributions as ds
+            import tensorflow.contrib.timeseries as ds
         except ModuleNotFoundError:
             ds = None
         buffer = StringIO()
         buffer.write("io")
         print("nccl is", nccl, "| StringIO from", type(buffer).__module__, buffer.getvalue(),
-              "| distributions", ds)
+              "| timeseries", ds)
     """)
     checked = compat_cli("check", "train.py", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout
@@ -407,7 +407,7 @@ def test_run_takes_the_except_import_error_fallbacks(tmp_path: Path) -> None:
     result = compat_cli("run", "train.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.splitlines() == ["nccl fallback: ModuleNotFoundError",
-                                          "nccl is None | StringIO from _io io | distributions None"]
+                                          "nccl is None | StringIO from _io io | timeseries None"]
 
 
 BAD_CONFIG = """
@@ -442,7 +442,7 @@ def test_import_time_errors_read_like_plain_python(tmp_path: Path, script: str) 
 @pytest.mark.timeout(300)
 def test_refusal_in_a_local_module_ends_at_the_modules_line(tmp_path: Path) -> None:
     write(tmp_path / "main.py", "import os\nimport nets.resnet\n")
-    write(tmp_path / "nets" / "resnet.py", "import numpy as np\nimport tensorflow.contrib.rnn as rnn\n")
+    write(tmp_path / "nets" / "resnet.py", "import numpy as np\nimport tensorflow.contrib.timeseries as rnn\n")
     result = compat_cli("run", "main.py", cwd=tmp_path)
     assert result.returncode == 1
     text = traceback_text(result.stderr)
@@ -450,4 +450,4 @@ def test_refusal_in_a_local_module_ends_at_the_modules_line(tmp_path: Path) -> N
     assert frames == [f'File "{tmp_path / "main.py"}", line 2, in <module>',
                       f'File "{tmp_path / "nets" / "resnet.py"}", line 2, in <module>']
     assert COMPAT_DIR not in text and "importlib" not in text
-    assert f"compat: {os.path.join('nets', 'resnet.py')}:2: tf.contrib.rnn is not provided" in result.stderr
+    assert f"compat: {os.path.join('nets', 'resnet.py')}:2: tf.contrib.timeseries is not provided" in result.stderr

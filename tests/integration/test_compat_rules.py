@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from compat import contrib as contrib_bridges
 from compat import rules
 from compat.checker import check
 from compat.contrib import slim as slim_bridge
@@ -79,9 +80,10 @@ def test_rules_imports_no_tensorflow_and_has_no_side_effects() -> None:
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert found["heavy"] == []
-    # compat.runner.modules: the standard-library-only helper renames builds its namespaces with.
-    assert set(found["compat"]) == {"compat", "compat.rules", "compat.tf1.renames", "compat.tf1.tf0_ops",
-                                    "compat.runner.modules"}
+    # compat.runner.modules: the standard-library-only helper renames builds its namespaces with;
+    # compat.tf1 and compat.runner: the packages of those modules (a docstring each).
+    assert set(found["compat"]) == {"compat", "compat.rules", "compat.tf1", "compat.tf1.renames",
+                                    "compat.tf1.tf0_ops", "compat.runner", "compat.runner.modules"}
     assert found["meta_path"] and found["path"] and found["environ"]
 
 
@@ -154,10 +156,13 @@ def _contrib_cases() -> list[Case]:
                   f"tf.contrib.data.{name}") for name in rules.CONTRIB_DATA_PROVIDED]
     cases += [Case("CONTRIB_DATA_FROM_V1", name, f"{TF}value = tf.contrib.data.{name}\n", "bridged",
                    f"tf.contrib.data.{name}") for name in rules.CONTRIB_DATA_FROM_V1]
+    bridged = contrib_bridges.bridged_modules()
     for name in rules.CONTRIB_REPLACEMENTS:
-        status = "bridged" if name in rules.FACADES or name in rules.PARTIAL_CONTRIB_PACKAGES else "unsupported"
+        served = name in rules.FACADES or name in rules.PARTIAL_CONTRIB_PACKAGES or name in bridged
+        status = "bridged" if served else "unsupported"
         cases.append(Case("CONTRIB_REPLACEMENTS", name, f"import tensorflow.contrib.{name}\n",
                           status, f"import tensorflow.contrib.{name}"))
+    cases += _bridge_cases(bridged)
     for facade, moved in rules.SLIM_MOVED.items():
         cases += [Case("SLIM_MOVED", f"{facade}.{name}", f"{TF}value = tf.contrib.{facade}.{name}\n",
                        "unsupported", f"tf.contrib.{facade}.{name}") for name in moved]
@@ -175,6 +180,23 @@ def _contrib_cases() -> list[Case]:
         # The first missing level is refused (tensorflow.examples.tutorials is served for the MNIST tutorial).
         module = f"{name}.removed_module" if name in rules.TUTORIAL_MODULES else name
         cases.append(Case("REMOVED_TF_MODULES", name, f"import {module}\n", "unsupported", f"import {module}"))
+    return cases
+
+
+def _bridge_cases(bridged: frozenset[str]) -> list[Case]:
+    """Per bridge module of compat.contrib: the module, each refused name and a few provided names."""
+    import importlib
+    cases = []
+    for module in sorted(bridged):
+        bridge = importlib.import_module(f"compat.contrib.{module}")
+        cases.append(Case("CONTRIB_BRIDGES", module, f"import tensorflow.contrib.{module}\n", "bridged",
+                          f"import tensorflow.contrib.{module}"))
+        cases += [Case("CONTRIB_BRIDGES", f"{module}.{name}", f"{TF}value = tf.contrib.{module}.{name}\n",
+                       "unsupported", f"tf.contrib.{module}.{name}") for name in sorted(getattr(bridge, "REFUSED", {}))]
+        provided = [name for name in sorted(getattr(bridge, "FORWARDS", {})) + sorted(getattr(bridge, "__all__", []))
+                    if name not in ("REFUSED", "FORWARDS")]
+        cases += [Case("CONTRIB_BRIDGES", f"{module}.{name}", f"{TF}value = tf.contrib.{module}.{name}\n",
+                       "bridged", f"tf.contrib.{module}.{name}") for name in provided[:3]]
     return cases
 
 

@@ -256,11 +256,11 @@ def test_failures_name_the_construct_file_and_line(tmp_path: Path) -> None:
     write(tmp_path / "main.py", """
         import tensorflow as tf
         try:
-            from tensorflow.contrib import rnn
+            from tensorflow.contrib import timeseries
         except ImportError as exc:
             print("import:", exc)
         try:
-            import tensorflow.contrib.distributions
+            import tensorflow.contrib.tensor_forest
         except ImportError as exc:
             print("import:", exc)
         try:
@@ -277,9 +277,9 @@ def test_failures_name_the_construct_file_and_line(tmp_path: Path) -> None:
     result = compat_cli("run", "main.py", cwd=tmp_path)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("import: tf.contrib.rnn is not provided") and "rnn_cell" in lines[0]
-    assert lines[1].startswith("import: tf.contrib.distributions is not provided") and (
-        "tensorflow_probability" in lines[1])
+    assert lines[0].startswith("import: tf.contrib.timeseries is not provided") and "statsmodels" in lines[0]
+    assert any(line.startswith("import: tf.contrib.tensor_forest is not provided")
+               and "tensorflow_decision_forests" in line for line in lines), lines
     assert lines[2].startswith("scipy:") and "scipy.datasets.face()" in lines[2]
     # Named before running, and again when the import fails: the line that is
     # not Python 2 either (the print statement alone would be translated).
@@ -295,7 +295,7 @@ def test_uncaught_contrib_attribute_error_exits_1_with_traceback(tmp_path: Path)
         import tensorflow as tf
 
         def build():
-            return tf.contrib.rnn.LSTMCell
+            return tf.contrib.timeseries.ARModel
 
         build()
     """)
@@ -309,22 +309,22 @@ def test_uncaught_contrib_attribute_error_exits_1_with_traceback(tmp_path: Path)
     assert file_lines[-1].endswith('train.py", line 4, in build'), file_lines
     assert "disable_resource_variables" not in result.stderr, "the runner's own call is not the script's"
     assert not any(startup_log.is_startup_line(line) for line in result.stderr.splitlines())
-    assert "compat: train.py:4: tf.contrib.rnn is not provided" in result.stderr
-    assert "tf.compat.v1.nn.rnn_cell or tf.keras.layers" in result.stderr
+    assert "compat: train.py:4: tf.contrib.timeseries is not provided" in result.stderr
+    assert "tf.keras sequence models or the statsmodels package" in result.stderr
 
 
 @pytest.mark.timeout(150)
 def test_refused_import_traceback_ends_at_the_scripts_line(tmp_path: Path) -> None:
     write(tmp_path / "old.py", """
         import numpy
-        import tensorflow.contrib.rnn as rnn
+        import tensorflow.contrib.timeseries as ts
     """)
     result = compat_cli("run", "old.py", cwd=tmp_path)
     assert result.returncode == 1
     frames = result.stderr.split("Traceback", 1)[1].split("LegacyImportError")[0]
     file_lines = [line for line in frames.splitlines() if line.strip().startswith('File "')]
     assert len(file_lines) == 1 and file_lines[0].endswith('old.py", line 2, in <module>'), frames
-    assert "compat: old.py:2: tf.contrib.rnn is not provided" in result.stderr
+    assert "compat: old.py:2: tf.contrib.timeseries is not provided" in result.stderr
 
 
 # --------------------------------------------------------------------------
@@ -476,11 +476,11 @@ def test_local_scope(tmp_path: Path) -> None:
 
 def test_unknown_contrib_attributes_name_the_replacement() -> None:
     contrib = tf1.contrib_modules()["tensorflow.contrib"]
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.rnn .*rnn_cell"):
-        contrib.rnn  # noqa: B018
+    with pytest.raises(AttributeError, match=r"tf\.contrib\.timeseries .*statsmodels"):
+        contrib.timeseries  # noqa: B018
     with pytest.raises(tf1.LegacyAPIError, match=r"tf\.contrib\.nosuchthing .*no replacement is known"):
         contrib.nosuchthing  # noqa: B018
-    assert not hasattr(contrib, "distributions")
+    assert not hasattr(contrib, "graph_editor")
     assert contrib.data.unbatch is tf1.unbatch
     assert tf1.removed_module_message("tensorflow.examples.tutorials.word2vec").endswith(
         "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())")
@@ -530,7 +530,8 @@ def test_classify_tf_attribute() -> None:
     assert tf1.classify_tf_attribute(["contrib", "data", "map_and_batch"]).status == "bridged"
     assert tf1.classify_tf_attribute(["contrib", "data", "group_by_window"]).action.endswith(
         "tf.compat.v1.data.experimental.group_by_window")
-    assert tf1.classify_tf_attribute(["contrib", "rnn"]).status == "unsupported"
+    assert tf1.classify_tf_attribute(["contrib", "timeseries"]).status == "unsupported"
+    assert tf1.classify_tf_attribute(["contrib", "rnn"]).status == "bridged"
     assert tf1.classify_tf_attribute(["no_such_thing"]).status == "unsupported"
 
 

@@ -1,0 +1,83 @@
+"""What to do about a failure of the script's own code that the runner recognises.
+
+When an uncaught exception ends the script (or one of its threads), the runner
+prints one more line, ``compat: FILE:LINE: ...``, if the failure is one of the
+constructs below; each says what to do. :func:`hint_for` tries them in order.
+Importing this module imports nothing heavy.
+
+* a binary file read in text mode (``tf.gfile.FastGFile(jpeg, 'r').read()``,
+  ``open(path).read()``) in a module the runner reads as Python 3: Python 2 read
+  bytes there, so ``--py2`` runs it (or open the file with ``'rb'``);
+* TF2-style eager code in the TF1 script: iterating a ``tf.data.Dataset`` in
+  Python, ``tensor.numpy()``; the runner runs TF1 graph mode;
+* TensorFlow 2's own module reached around the runner
+  (``importlib.import_module("tensorflow")``, ``__import__``, ``sys.modules``),
+  which lacks TF1 names such as ``tf.placeholder``;
+* the MNIST tutorial reader without its four local files (nothing is downloaded).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+__all__ = ["hint_for"]
+
+Recogniser = Callable[[BaseException], "str | None"]
+
+
+def _binary_read_as_text(exc: BaseException) -> str | None:
+    if not isinstance(exc, UnicodeDecodeError):
+        return None
+    return ("a binary file was read in text mode ('r'): under Python 2 that read the file's bytes. "
+            "If this code was written for Python 2, run it with `python -m compat run --py2 SCRIPT` "
+            "(every local module is then Python 2); otherwise open the file with 'rb'")
+
+
+_EAGER_ONLY = (
+    "only supported inside of tf.function or when eager execution is enabled",
+    "object has no attribute 'numpy'",
+    "is only supported in eager mode",
+    "is not iterable when eager execution is not enabled",
+    "only supports Python-style iteration in eager mode",
+)
+
+
+def _eager_code_in_graph_mode(exc: BaseException) -> str | None:
+    text = str(exc)
+    if not isinstance(exc, (RuntimeError, AttributeError, TypeError)) or not any(m in text for m in _EAGER_ONLY):
+        return None
+    return ("TensorFlow 2 eager code (a Python loop over a tf.data.Dataset, tensor.numpy()) in a script the "
+            "runner runs in TF1 graph mode: fetch values with sess.run(...) and iterate a dataset with "
+            "tf.compat.v1.data.make_one_shot_iterator(dataset).get_next(); or, if the script is TF2 code, "
+            "run it with plain python")
+
+
+def _real_tensorflow_module(exc: BaseException) -> str | None:
+    if not isinstance(exc, AttributeError) or getattr(exc, "name", None) is None:
+        return None
+    real = sys.modules.get("tensorflow")
+    if real is None or getattr(exc, "obj", None) is not real:
+        return None
+    name = exc.name
+    return (f"this code reached TensorFlow 2's own module (through importlib.import_module('tensorflow'), "
+            f"__import__ or sys.modules), which has no tf.{name}: the runner gives the TF1 namespace to "
+            f"`import tensorflow as tf` statements; import it that way, or use tf.compat.v1.{name}")
+
+
+def _mnist_files_missing(exc: BaseException) -> str | None:
+    if not isinstance(exc, FileNotFoundError) or "MNIST file" not in str(exc):
+        return None
+    return f"the MNIST reader needs its four local files: {exc}"
+
+
+_RECOGNISERS: tuple[Recogniser, ...] = (
+    _binary_read_as_text, _eager_code_in_graph_mode, _real_tensorflow_module, _mnist_files_missing)
+
+
+def hint_for(exc: BaseException) -> str | None:
+    """What to do about ``exc``, raised in the script's own code, or None if it is not recognised."""
+    for recognise in _RECOGNISERS:
+        hint = recognise(exc)
+        if hint is not None:
+            return hint
+    return None
