@@ -11,7 +11,8 @@ TYPED  := tf1_pipelines/pipeline.py tf1_pipelines/state.py tf1_pipelines/errors.
           tf1_pipelines/fields.py tf1_pipelines/options.py tf1_pipelines/records \
           tf1_pipelines/inputs tf1_pipelines/bench tf1_pipelines/service_cli.py compat
 TYPED  += tf1_pipelines/inspect_records.py tf1_pipelines/command_line.py tf1_pipelines/cli_errors.py \
-          tf1_pipelines/malloc_arenas.py tf1_pipelines/large_blocks.py
+          tf1_pipelines/malloc_arenas.py tf1_pipelines/large_blocks.py tf1_pipelines/image/pilutil.py \
+          tf1_pipelines/startup_log.py
 
 .PHONY: demo lint test test-fast bench notebooks notebooks-update lab clean
 

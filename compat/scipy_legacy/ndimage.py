@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from compat.scipy_legacy import misc as scipy_misc
+from tf1_pipelines.image import pilutil as scipy_misc
 
 __all__ = ["imread"]
 
@@ -16,7 +16,7 @@ __all__ = ["imread"]
 def imread(fname: scipy_misc.ImageSource, flatten: bool = False, mode: str | None = None) -> np.ndarray:
     """Read an image file into an array, as ``scipy.misc.imread`` (SciPy 1.2 semantics) does.
 
-    Returns the array :func:`compat.scipy_legacy.misc.imread` returns (uint8 grey,
+    Returns the array :func:`tf1_pipelines.image.pilutil.imread` returns (uint8 grey,
     RGB or RGBA; float32 luma with ``flatten=True``).
     """
     return scipy_misc.imread(fname, flatten=flatten, mode=mode)

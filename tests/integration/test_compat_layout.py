@@ -69,3 +69,17 @@ def test_the_namespace_and_the_slim_bridge_do_not_import_each_other() -> None:
     known = set(modules)
     assert "compat.tf1.namespace" not in top_level_imports(modules["compat.contrib.slim"], known)
     assert "compat.contrib.slim" in top_level_imports(modules["compat.tf1.namespace"], known)
+
+
+def test_the_pipelines_never_import_compat() -> None:
+    """One direction between the two packages: compat may use tf1_pipelines, never the reverse."""
+    import tf1_pipelines
+    package = Path(tf1_pipelines.__file__).resolve().parent
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            offenders += [f"{path.relative_to(package)}:{node.lineno}: {name}" for name in names
+                          if name == "compat" or name.startswith("compat.")]
+    assert not offenders, offenders

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from compat.scipy_legacy import misc
+from tf1_pipelines.image import pilutil as misc
 from tf1_pipelines.image.resize import resize_bicubic_matmul
 from tf1_pipelines.inputs.seeds import sub_key
 
