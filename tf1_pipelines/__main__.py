@@ -39,10 +39,16 @@ def _parser() -> argparse.ArgumentParser:
                          help="number of record files, written round-robin (default: %(default)s)")
     convert.add_argument("--patch-size", type=int, default=96,
                          help="side of the square HR patches in pixels (default: %(default)s)")
+    convert.add_argument("--force", action="store_true",
+                         help="replace data<N>.tfrecords / sample_num.txt files of save_dir that "
+                              "this project did not write (default: refuse, naming the file)")
     inspect = sub.add_parser("inspect", help="count and verify the records of TFRecord files")
     inspect.add_argument("paths", nargs="+", metavar="PATH",
                          help="TFRecord files, or folders whose *.tfrecords (*.tfrecord, *.tfr, "
                               "<subset>-NNNNN-of-NNNNN) files are all checked (required)")
+    inspect.add_argument("--patch-size", type=int, default=96,
+                         help="div2k_sr records: the patch side the reader is loaded with "
+                              "(default: %(default)s, the pipeline's)")
     cache = sub.add_parser("cache", help="list or clear the data and records built on first use")
     cache.add_argument("action", choices=["list", "clear"], help="list or clear (required)")
     add_serve_parser(sub)
@@ -69,13 +75,14 @@ def _run(args: argparse.Namespace) -> int:
         run_bench(args.pipelines, args.seconds, args.rounds, args.json, args.plot, args.scale)
     elif args.command == "convert":
         from tf1_pipelines.demo import build_records
-        count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size)
+        count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size,
+                              args.force)
         print(f"example number: {count}")
     elif args.command == "serve":
         return run_serve(args)
     elif args.command == "inspect":
-        from tf1_pipelines.inspect_records import run_inspect
-        return run_inspect(args.paths)
+        from tf1_pipelines.inspect_records import check_file, run_inspect
+        return run_inspect(args.paths, lambda path: check_file(path, args.patch_size))
     return 0
 
 

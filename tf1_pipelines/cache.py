@@ -12,9 +12,13 @@ The data home is ``$TF1_PIPELINES_DATA`` or ``~/.cache/tf1_pipelines``
   on next use; the old one stays until cleared.
 
 ``python -m tf1_pipelines cache list`` shows them, ``cache clear`` removes them.
-Clearing removes only these entries (and the ``.partial-*`` folders an interrupted
-build leaves), never anything else the data home holds: it may be a folder of the
-user's own, named by ``TF1_PIPELINES_DATA``. Each pipeline package declares its
+Clearing removes only files the cache wrote: those listed, with their present
+size and digest, in the manifest of their entry
+(:mod:`tf1_pipelines.records.manifest`), the empty ``.lock`` files of record
+caches, and the ``.partial-*`` folders an interrupted build leaves when they
+carry the build's marker. A file of the user's inside an entry stays (and with
+it its folders); nothing else the data home holds is touched. The data home
+itself must be a folder this project made (``sample_data.data_home``). Each pipeline package declares its
 folders (``CACHE_DATA_SETS``, ``CACHE_RECORDS``; read by
 :func:`tf1_pipelines.registry.cache_folders`), so a new pipeline adds its own.
 """
@@ -26,8 +30,10 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tf1_pipelines.records import manifest
+from tf1_pipelines.records.folder_lock import LOCK_NAME
 from tf1_pipelines.registry import cache_folders
-from tf1_pipelines.sample_data import data_home
+from tf1_pipelines.sample_data import PARTIAL_MARKER, DataHomeError, data_home
 
 #: A record cache's sub-folder: the first 16 hex digits of a SHA-1.
 _KEY = re.compile(r"^[0-9a-f]{16}$")
@@ -60,8 +66,10 @@ def _size(path: str) -> tuple[int, int]:
 def _partials(folder: str) -> Iterator[str]:
     if os.path.isdir(folder):
         for name in sorted(os.listdir(folder)):
-            if _PARTIAL.match(name) and os.path.isdir(os.path.join(folder, name)):
-                yield os.path.join(folder, name)
+            path = os.path.join(folder, name)
+            # Only a folder that build_folder_atomically made: it carries the marker.
+            if _PARTIAL.match(name) and os.path.isfile(os.path.join(path, PARTIAL_MARKER)):
+                yield path
 
 
 def _owned(home: str) -> Iterator[tuple[str, str]]:
@@ -89,18 +97,86 @@ def entries(home: str | None = None) -> list[Entry]:
     return [Entry(path, description, *_size(path)) for path, description in _owned(home)]
 
 
+def _cache_wrote(entry: str, path: str, manifests: dict[str, dict[str, dict[str, int | str]]]
+                 ) -> bool:
+    """True if the file ``path`` under ``entry`` is one the cache wrote: listed (with
+    its present size and digest) in the manifest of its folder or of any folder
+    above it up to ``entry`` (a built data set records its whole tree at its top;
+    an export, its own folder), or an empty ``.lock`` of
+    :func:`~tf1_pipelines.records.folder_lock.folder_lock`. ``manifests`` caches
+    the manifests read, by folder."""
+    if os.path.islink(path):
+        return False
+    if os.path.basename(path) == LOCK_NAME and os.path.getsize(path) == 0:
+        return True
+    folder = os.path.dirname(path)
+    while True:
+        if folder not in manifests:
+            try:
+                manifests[folder] = manifest.load(folder)
+            except ValueError:  # an unreadable manifest proves nothing
+                manifests[folder] = {}
+        if manifest.is_ours(folder, os.path.relpath(path, folder), manifests[folder]):
+            return True
+        if os.path.samefile(folder, entry) or os.path.dirname(folder) == folder:
+            return False
+        folder = os.path.dirname(folder)
+
+
+def _clear_entry(entry: str) -> list[str]:
+    """Remove what the cache wrote under ``entry``, then every manifest none of whose
+    files is left, then the folders left empty. Returns the files kept."""
+    read: dict[str, dict[str, dict[str, int | str]]] = {}
+    kept: list[str] = []
+    manifests: list[str] = []
+    for folder, _, names in os.walk(entry):
+        for name in names:
+            path = os.path.join(folder, name)
+            if name == manifest.MANIFEST_NAME:
+                manifests.append(folder)  # removed below, once the files it proves are gone
+            elif _cache_wrote(entry, path, read):
+                os.remove(path)
+            else:
+                kept.append(path)
+    for folder in reversed(manifests):  # deepest first: a top manifest lists the nested ones
+        try:
+            listed = manifest.load(folder)
+        except ValueError:
+            continue
+        if not any(os.path.lexists(os.path.join(folder, rel)) for rel in listed):
+            os.remove(manifest.manifest_path(folder))
+    for folder, _, _ in sorted(os.walk(entry), key=lambda item: -len(item[0])):
+        if not os.path.islink(folder) and not os.listdir(folder):
+            os.rmdir(folder)
+    return kept
+
+
+def _clear_partial(partial: str) -> None:
+    """An interrupted build's folder (it carries our marker): nothing in it is published."""
+    shutil.rmtree(partial)
+
+
 def clear(home: str | None = None) -> list[Entry]:
-    """Remove the cache's folders under ``home`` (default: the data home); a record
-    cache's folder goes too once empty. Returns the entries removed."""
+    """Remove what the cache wrote under ``home`` (default: the data home); a
+    record cache's folder goes too once empty. Returns the entries cleared; a
+    file of the user's inside an entry is kept (see :data:`kept_files`)."""
     home = data_home() if home is None else home
     removed = entries(home)
+    kept_files.clear()
     for entry in removed:
-        shutil.rmtree(entry.path)
+        if _PARTIAL.match(os.path.basename(entry.path)):
+            _clear_partial(entry.path)
+        else:
+            kept_files.extend(_clear_entry(entry.path))
     for name in cache_folders()[1]:
         folder = os.path.join(home, name)
         if os.path.isdir(folder) and not os.listdir(folder):
             os.rmdir(folder)
     return removed
+
+
+#: The files the last :func:`clear` kept because the cache did not write them.
+kept_files: list[str] = []
 
 
 def human_size(count: int) -> str:
@@ -127,10 +203,22 @@ def report(found: list[Entry], home: str, verb: str = "") -> str:
 
 
 def run_cache_command(action: str) -> int:
-    """``cache list`` or ``cache clear``: print the report; returns the exit status 0."""
-    home = data_home()
+    """``cache list`` or ``cache clear``: print the report; returns the exit status
+    (0; 2 with ``Error: ...`` when the data home is not one this project made)."""
+    try:
+        home = data_home(create=False)
+        if os.path.lexists(home):
+            home = data_home()  # refuses a folder that is not ours
+    except DataHomeError as exc:
+        print(f"Error: {exc}")
+        return 2
+    if not os.path.isdir(home):
+        print(report([], home))
+        return 0
     if action == "clear":
         print(report(clear(home), home, verb="removed "))
+        for path in kept_files:
+            print(f"  kept {os.path.relpath(path, home)}: not written by the cache")
     else:
         print(report(entries(home), home))
     return 0

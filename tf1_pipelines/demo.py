@@ -22,9 +22,10 @@ from tf1_pipelines.pipelines.div2k_sr import write_patch_records
 
 
 def build_records(data_dir: str, save_dir: str, tfrecord_num: int = 10,
-                  patch_size: int = 96) -> int:
+                  patch_size: int = 96, force: bool = False) -> int:
     """Write the seed's ``patch_size`` x ``patch_size`` patch records with a progress
-    bar; returns the patch count. ConfigError for a ``patch_size`` below 3."""
+    bar; returns the patch count. ConfigError for a ``patch_size`` below 3; DataError
+    for a file in ``save_dir`` this project did not write, unless ``force``."""
     if check_positive_int("patch_size", patch_size) < 3:  # the grid steps by p // 3 * 2
         raise ConfigError(f"patch_size must be a whole number >= 3, got {patch_size!r}")
     paths = list_images(data_dir)
@@ -32,7 +33,8 @@ def build_records(data_dir: str, save_dir: str, tfrecord_num: int = 10,
         def advance(path: str, count: int) -> None:
             bar.set_postfix(patches=count)
             bar.update(1)
-        return write_patch_records(paths, save_dir, patch_size, tfrecord_num, on_image=advance)
+        return write_patch_records(paths, save_dir, patch_size, tfrecord_num, on_image=advance,
+                                   force=force)
 
 
 def measure(pipeline: tp.Pipeline, batches: int) -> tuple[tuple[int, ...], tuple[int, ...], float]:

@@ -304,6 +304,7 @@ class Pipeline:
         self._distribution = Distribution.checked(num_shards, shard_index, service,
                                                   processing_mode, job_name)
         self._built: _Built | None = None
+        self._batches_delivered = 0
         self._building: _BuildRecord | None = None  # set only while _build runs
         self._runs = _Runs(join_timeout, self.name)
         self._closed = False
@@ -384,6 +385,34 @@ class Pipeline:
         """A DataError kept aside by the input (e.g. a Python generator that ended
         early on a bad file) to raise in place of the end of data or a stall."""
         return None
+
+    def _examples_in_records(self, files: list[str]) -> int:
+        """Examples this pipeline's shard reads per epoch from the record ``files``
+        (counted from the records' length fields: a seek per record)."""
+        from tf1_pipelines.records.reader import count_records_by_header
+        dist = self._distribution
+        # not strict: a truncated file is named by the reader when it gets there
+        counts = [count_records_by_header(f, strict=False) for f in dist.shard_files(files)]
+        shards, index = dist.record_shard(len(files))
+        if shards == 1:
+            return sum(counts)
+        # record-level: shard i keeps records i, i + n, ... of each file
+        return sum(max(0, (c - index + shards - 1) // shards) for c in counts)
+
+    def _check_batch_can_come(self, batch_size: int, examples: int, num_epochs: int | None,
+                              keeps_remainder: bool, flag: str) -> None:
+        """ConfigError when no batch would ever come: ``examples`` examples per epoch,
+        read ``num_epochs`` times (None: forever) into one stream cut into batches of
+        ``batch_size`` whose smaller final batch is dropped unless ``keeps_remainder``
+        (``flag`` names the option that keeps it)."""
+        if keeps_remainder or num_epochs is None:
+            return
+        total = examples * num_epochs
+        if batch_size > total:
+            epochs = f" x {num_epochs} epochs = {total}" if num_epochs > 1 else ""
+            raise ConfigError(f"batch_size {batch_size} is larger than the {examples} examples"
+                              f"{epochs} this pipeline reads, and {flag} is off: no batch would "
+                              f"ever come; lower batch_size to at most {total}, or set {flag}=True")
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Check and normalise settings given to configure() (a fresh dict the
@@ -470,10 +499,13 @@ class Pipeline:
             feed = None if self.CAN_STALL or self._served else self._feed(run)
         try:
             if feed is not None:
-                return _run_step(run, built, feed)
-            # Untimed, in our step thread, with a bounded wait: see step_runner.
-            return self._runs.steps.run(lambda: _run_step(run, built, self._feed(run)),
-                                        self.stall_timeout)
+                batch = _run_step(run, built, feed)
+            else:
+                # Untimed, in our step thread, with a bounded wait: see step_runner.
+                batch = self._runs.steps.run(lambda: _run_step(run, built, self._feed(run)),
+                                             self.stall_timeout)
+            self._batches_delivered += 1  # for the stall message: did data ever flow?
+            return batch
         except KeyboardInterrupt:
             self._close_quietly()  # threads joined on the way out (class docstring)
             raise
@@ -751,10 +783,15 @@ class Pipeline:
 
     def _stall_message(self, sess: Any) -> str:
         head = f"{self.name}: no batch within stall_timeout={self.stall_timeout:g} s"
+        if self._served:
+            return head + self._distribution.stall_reason(self._batches_delivered)
         try:
             statuses = self.queue_status(sess)
         except tf.errors.OpError:
             statuses = []
+        if not statuses and self._batches_delivered:
+            return head + (f" after {self._batches_delivered} batches (the input stopped "
+                           "producing; a reader is blocked)")
         if not statuses:
             return head + " (the input produced nothing; is the data empty?)"
         queues = ", ".join(f"{s.name} holds {s.size} of {s.capacity}" for s in statuses)

@@ -53,21 +53,93 @@ def load_photograph(name: str) -> np.ndarray:
     return image[..., :3]
 
 
-def data_home() -> str:
-    """Where default data folders are built: ``$TF1_PIPELINES_DATA`` or ``~/.cache/tf1_pipelines``."""
-    default = os.path.join(os.path.expanduser("~"), ".cache", "tf1_pipelines")
-    return os.environ.get("TF1_PIPELINES_DATA", default)
+#: The file that marks a folder as a data home this project made (or adopted empty).
+HOME_MARKER = ".tf1_pipelines-data-home"
+#: The file that marks a ``.partial-*`` folder as one :func:`build_folder_atomically` made.
+PARTIAL_MARKER = ".tf1_pipelines-partial"
+
+
+class DataHomeError(ValueError):
+    """``TF1_PIPELINES_DATA`` names something that cannot be the data home: a file,
+    or a folder that holds files and that this project did not make. (Not a
+    ConfigError: the ``cache`` command must not load TensorFlow.)"""
+
+
+def default_data_home() -> str:
+    """``~/.cache/tf1_pipelines``: the data home when ``TF1_PIPELINES_DATA`` is unset or empty."""
+    return os.path.join(os.path.expanduser("~"), ".cache", "tf1_pipelines")
+
+
+def data_home(create: bool = True) -> str:
+    """Where default data folders are built: ``$TF1_PIPELINES_DATA`` (set but empty
+    counts as unset) or ``~/.cache/tf1_pipelines``, as an absolute path.
+
+    The folder is made (and marked with :data:`HOME_MARKER`) on first use; an
+    existing empty folder is adopted the same way, and so is the default location,
+    which only this project names, and a folder that holds nothing but entries of
+    the cache's own names (a data home of an earlier version, made before the
+    marker). DataHomeError when the path is a file, or a folder that holds other
+    files and no marker (the current directory given by
+    mistake, a folder of the user's): ``cache clear`` must never work in such a place.
+    ``create=False`` returns the path without making or marking anything.
+    """
+    value = os.environ.get("TF1_PIPELINES_DATA", "").strip()
+    home = os.path.abspath(os.path.expanduser(value)) if value else default_data_home()
+    if not create:
+        return home
+    if os.path.lexists(home) and not os.path.isdir(home):
+        raise DataHomeError(f"TF1_PIPELINES_DATA names {home!r}, which is not a folder; name a "
+                            "new or empty folder for the data this project builds")
+    marker = os.path.join(home, HOME_MARKER)
+    if os.path.isfile(marker):
+        return home
+    if os.path.isdir(home) and value and not _only_cache_entries(home):
+        raise DataHomeError(
+            f"TF1_PIPELINES_DATA names {home!r}, a folder that holds files and that this project "
+            f"did not make (no {HOME_MARKER} in it); name a new or empty folder, or unset it "
+            f"for {default_data_home()!r}")
+    os.makedirs(home, exist_ok=True)
+    with open(marker, "a", encoding="utf-8"):
+        pass
+    return home
+
+
+def _only_cache_entries(home: str) -> bool:
+    """True if every entry of ``home`` is a folder of the cache's names (the
+    pipelines' data sets and record caches, ``.partial-*`` builds)."""
+    from tf1_pipelines.registry import cache_folders  # reads the packages' declarations
+
+    data_sets, record_caches = cache_folders()
+    names = set(data_sets) | set(record_caches)
+    for name in os.listdir(home):
+        path = os.path.join(home, name)
+        if os.path.islink(path) or not os.path.isdir(path):
+            return False
+        if name not in names and not name.startswith(".partial-"):
+            return False
+    return True
 
 
 def build_folder_atomically(dest: str, fill: Callable[[str], None]) -> str:
-    """Call ``fill(tmp_dir)`` and rename ``tmp_dir`` to ``dest``; no-op if ``dest`` exists."""
+    """Call ``fill(tmp_dir)`` and rename ``tmp_dir`` to ``dest``; no-op if ``dest`` exists.
+
+    The temporary folder (``.partial-*``) carries :data:`PARTIAL_MARKER` from its
+    creation, and the finished folder a manifest of every file ``fill`` wrote
+    (:func:`tf1_pipelines.records.manifest.record_tree`), so ``cache clear``
+    removes exactly these files."""
+    from tf1_pipelines.records.manifest import record_tree  # no TensorFlow: a plain module
+
     if os.path.isdir(dest):
         return dest
     parent = os.path.dirname(os.path.abspath(dest))
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".partial-", dir=parent)
     try:
+        with open(os.path.join(tmp, PARTIAL_MARKER), "w", encoding="utf-8"):
+            pass
         fill(tmp)
+        os.remove(os.path.join(tmp, PARTIAL_MARKER))
+        record_tree(tmp)
         os.replace(tmp, dest)
     except OSError:
         if not os.path.isdir(dest):  # lost a race with another process: theirs is complete

@@ -13,6 +13,14 @@ tf.data service servers (``tf.data.experimental.service.DispatchServer`` and
 Each prints one line per server saying where it listens (``dispatcher
 grpc://host:port`` / ``worker host:port``), then waits; SIGINT or SIGTERM stops
 the servers and the command returns 0.
+
+Ports must be 0..65535 (0: any free one) and ``--workers`` at least 1 (the
+parser refuses others, exit 2). A worker first waits at most
+``--connect-timeout`` seconds (default 30) for its dispatcher to accept a
+connection, in a loop Ctrl-C ends at any time: TensorFlow's ``WorkerServer``
+would otherwise retry its registration forever inside a C++ call that ignores
+Ctrl-C. When no dispatcher answers, it prints ``error: no dispatcher answers at
+HOST:PORT ...`` and exits with status 2; Ctrl-C there exits with 130.
 """
 from __future__ import annotations
 
@@ -21,11 +29,63 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 PROTOCOL = "grpc"
 STOP_TIMEOUT = 10.0  # seconds the servers get to stop after SIGINT/SIGTERM
+CONNECT_TIMEOUT = 30.0  # seconds a worker waits for its dispatcher to accept a connection
+_PROBE_INTERVAL = 0.2
+EXIT_BAD_INPUT = 2
+EXIT_SIGINT = 130
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port 0..65535 (0: any free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a whole number 0..65535, got {text!r}") \
+            from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0..65535 (0: any free one), got {port}")
+    return port
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: how many workers, at least 1 (a service without one serves nothing)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--workers must be a whole number >= 1, got {text!r}") \
+            from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"--workers must be at least 1 (a service with no worker "
+                                         f"serves no data), got {count}")
+    return count
+
+
+def dispatcher_address(text: str) -> str:
+    """An argparse type: ``[grpc://]HOST:PORT`` with a port 1..65535."""
+    host, sep, port = _strip_protocol(text).rpartition(":")
+    if not sep or not host:
+        raise argparse.ArgumentTypeError(f"--dispatcher must be HOST:PORT, got {text!r}")
+    if port_number(port) == 0:
+        raise argparse.ArgumentTypeError(f"--dispatcher needs the dispatcher's port (1..65535), "
+                                         f"got {text!r}")
+    return text
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number > 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"seconds must be a finite number > 0, got {text!r}")
+    return value
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -34,20 +94,26 @@ def add_serve_parser(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run tf.data service servers (dispatcher, worker)")
     kinds = serve.add_subparsers(dest="serve_kind", required=True)
     dispatcher = kinds.add_parser("dispatcher", help="the dispatcher that hands out work")
-    dispatcher.add_argument("--port", type=int, required=True, help="port to listen on (required)")
+    dispatcher.add_argument("--port", type=port_number, required=True,
+                            help="port to listen on, 0..65535, 0: any free one (required)")
     dispatcher.add_argument("--work-dir", default=None,
                             help="journal folder: fault-tolerant mode (default: none)")
     _add_timing(dispatcher, worker=False)
     worker = kinds.add_parser("worker", help="a worker that runs the pipelines' datasets")
-    worker.add_argument("--dispatcher", required=True, help="HOST:PORT of the dispatcher (required)")
-    worker.add_argument("--port", type=int, default=0, help="port (default: any free one)")
+    worker.add_argument("--dispatcher", required=True, type=dispatcher_address,
+                        help="HOST:PORT of the dispatcher (required)")
+    worker.add_argument("--port", type=port_number, default=0, help="port (default: any free one)")
+    worker.add_argument("--connect-timeout", type=positive_seconds, default=CONNECT_TIMEOUT,
+                        help="seconds to wait for the dispatcher to answer before exiting with "
+                             "an error (default: %(default)s)")
     worker.add_argument("--worker-address", default=None,
                         help="host name consumers reach this worker by (default: this "
                              "host's name)")
     _add_timing(worker, dispatcher=False)
     local = kinds.add_parser("local", help="a dispatcher and N workers on loopback")
-    local.add_argument("--workers", type=int, default=2, help="how many (default: 2)")
-    local.add_argument("--port", type=int, default=0,
+    local.add_argument("--workers", type=worker_count, default=2,
+                       help="how many, at least 1 (default: 2)")
+    local.add_argument("--port", type=port_number, default=0,
                        help="dispatcher port (default: any free one)")
     local.add_argument("--work-dir", default=None,
                        help="dispatcher journal folder: fault-tolerant mode (default: none)")
@@ -57,11 +123,11 @@ def add_serve_parser(sub: Any) -> None:
 def _add_timing(parser: argparse.ArgumentParser, dispatcher: bool = True,
                 worker: bool = True) -> None:
     if dispatcher:
-        parser.add_argument("--worker-timeout", type=float, default=None,
+        parser.add_argument("--worker-timeout", type=positive_seconds, default=None,
                             help="seconds without a heartbeat before the dispatcher drops "
                                  "a worker (default: TensorFlow's)")
     if worker:
-        parser.add_argument("--heartbeat", type=float, default=None,
+        parser.add_argument("--heartbeat", type=positive_seconds, default=None,
                             help="seconds between a worker's heartbeats (default: "
                                  "TensorFlow's)")
 
@@ -108,6 +174,24 @@ def _strip_protocol(address: str) -> str:
     return address.split("://", 1)[1] if "://" in address else address
 
 
+def wait_for_dispatcher(address: str, timeout: float = CONNECT_TIMEOUT) -> bool:
+    """True as soon as ``address`` (``[grpc://]HOST:PORT``) accepts a TCP connection,
+    False when ``timeout`` seconds pass first. Polls in Python, so Ctrl-C
+    (KeyboardInterrupt) ends the wait at once."""
+    host, _, port = _strip_protocol(address).rpartition(":")
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            with socket.create_connection((host, int(port)), timeout=max(0.05, min(left, 2.0))):
+                return True
+        except OSError:
+            pass
+        if time.monotonic() + _PROBE_INTERVAL >= deadline:
+            return False
+        time.sleep(_PROBE_INTERVAL)
+
+
 def wait_for_signal(stop: threading.Event | None = None) -> str:
     """Block until SIGINT or SIGTERM (or ``stop`` is set); returns what ended the wait."""
     stop = stop or threading.Event()
@@ -131,6 +215,18 @@ def run_serve(args: argparse.Namespace) -> int:
     """Start the servers ``args`` ask for, print where they listen, wait for a
     signal, stop them. Returns the exit status (0)."""
     servers: list[Any] = []
+    if args.serve_kind == "worker":
+        try:
+            reached = wait_for_dispatcher(args.dispatcher, args.connect_timeout)
+        except KeyboardInterrupt:
+            print("error: interrupted (SIGINT) while waiting for the dispatcher "
+                  f"{args.dispatcher}", file=sys.stderr, flush=True)
+            return EXIT_SIGINT
+        if not reached:
+            print(f"error: no dispatcher answers at {args.dispatcher} within "
+                  f"{args.connect_timeout:g} s (is `serve dispatcher` running there, on that "
+                  "port?); --connect-timeout waits longer", file=sys.stderr, flush=True)
+            return EXIT_BAD_INPUT
     try:
         if args.serve_kind in ("dispatcher", "local"):
             work_dir = args.work_dir

@@ -7,11 +7,21 @@ the graph's ``SAVEABLE_OBJECTS`` collection, so a ``tf.compat.v1.train.Saver()``
 the user builds afterwards saves and restores the input position with the model.
 :func:`save_state` / :func:`restore_state` do the same on their own, into a folder::
 
-    <path>/header.json      pipeline name, options and settings, checked on restore
+    <path>/header.json      pipeline name, options, settings, a fingerprint of the
+                            data and the sizes of the files below, checked on restore
     <path>/iterator.index   the iterators' checkpoint (TF's format)
     <path>/iterator.data-00000-of-00001
 
 written under a temporary name and renamed when complete.
+
+The data's fingerprint (:func:`data_fingerprint`): for every array the pipeline
+holds, its shape, dtype and SHA-256; for every file it reads (and every file
+under a folder it reads), its size and a digest of its content
+(:func:`tf1_pipelines.records.manifest.fingerprint`). A state restored into a
+pipeline over other data is refused with a ConfigError naming the difference
+(a saved position means nothing in other data). A state whose files are
+truncated or corrupt is a DataError naming the file, never ``EndOfData`` and
+never a silent start from the beginning.
 
 What cannot be saved is refused with :class:`ConfigError` naming the ``dataset``
 backend: queue runners (their queues live in the session, filled by threads),
@@ -20,24 +30,29 @@ feed_dict inputs (the position is in the user's Python code).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
-from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
+from tf1_pipelines.records.manifest import fingerprint
 
 tf1 = tf.compat.v1
 
 HEADER = "header.json"
 PREFIX = "iterator"
-FORMAT = 1
+FORMAT = 2  # 2: the header holds the data's fingerprint and the checkpoint's file sizes
+#: At most this many files of a folder a pipeline reads are fingerprinted.
+MAX_FINGERPRINT_FILES = 10000
 _ITERATOR_OPS = ("IteratorV2", "Iterator", "OneShotIterator", "MultiDeviceIterator")
 _PYTHON_OPS = ("PyFunc", "EagerPyFunc", "PyFuncStateless")
 #: Public attributes of a pipeline that do not change which batches come next.
@@ -108,7 +123,76 @@ def header(pipeline: Any) -> dict[str, Any]:
     options = {key: value for key, value in sorted(vars(pipeline).items())
                if not key.startswith("_") and key not in _NOT_POSITION and _plain(value)}
     return {"format": FORMAT, "pipeline": pipeline.name, "options": options,
-            "settings": pipeline.settings}
+            "settings": pipeline.settings, "data": data_fingerprint(pipeline)}
+
+
+def _array_digest(array: np.ndarray) -> dict[str, Any]:
+    """Shape, dtype and SHA-256 of the bytes of an array."""
+    data = np.ascontiguousarray(array)
+    return {"shape": list(data.shape), "dtype": str(data.dtype),
+            "sha256": hashlib.sha256(data.data).hexdigest()}
+
+
+def _paths_in(value: Any) -> Iterator[str]:
+    """Existing files and folders named by an attribute value (a path or a list of them)."""
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if path and os.path.exists(path):
+            yield os.path.abspath(path)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, (str, os.PathLike)):
+                yield from _paths_in(item)
+
+
+def _files_under(path: str) -> Iterator[str]:
+    if os.path.isfile(path):
+        yield path
+        return
+    for root, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if not name.startswith(".") and os.path.isfile(os.path.join(root, name)):
+                yield os.path.join(root, name)
+
+
+def data_fingerprint(pipeline: Any) -> dict[str, Any]:
+    """What the pipeline reads: ``{"arrays": {attr.name: {shape, dtype, sha256}},
+    "files": {abspath: {size, sha256}}}`` from its public attributes (dicts of
+    arrays; paths and lists of paths of files or folders)."""
+    arrays: dict[str, Any] = {}
+    files: dict[str, Any] = {}
+    for key, value in sorted(vars(pipeline).items()):
+        if key.startswith("_"):
+            continue
+        if isinstance(value, Mapping) and value and all(
+                isinstance(v, np.ndarray) for v in value.values()):
+            for name, array in value.items():
+                arrays[f"{key}.{name}"] = _array_digest(array)
+        for path in _paths_in(value):
+            for file in _files_under(path):
+                if len(files) < MAX_FINGERPRINT_FILES and file not in files:
+                    files[file] = fingerprint(file)
+    return {"arrays": arrays, "files": files}
+
+
+def check_data(saved: dict[str, Any], current: dict[str, Any], path: str) -> None:
+    """ConfigError naming the first array or file that differs from the saved data."""
+    for part, what in (("arrays", "array"), ("files", "file")):
+        old, new = saved.get(part, {}), current.get(part, {})
+        for key in sorted(set(old) | set(new)):
+            if key not in new:
+                raise ConfigError(f"{path} was saved over data with {what} {key!r}, which this "
+                                  "pipeline does not read; restore it only over the same data")
+            if key not in old:
+                raise ConfigError(f"{path} was saved over other data: this pipeline reads "
+                                  f"{what} {key!r}, the saved state's data did not")
+            if old[key] != new[key]:
+                diff = ", ".join(f"{field} {old[key].get(field)!r} then, {new[key].get(field)!r} now"
+                                 for field in sorted(set(old[key]) | set(new[key]))
+                                 if old[key].get(field) != new[key].get(field))
+                raise ConfigError(f"{path} was saved over other data: {what} {key!r} differs "
+                                  f"({diff}); restore it only over the same data")
 
 
 def _plain(value: Any) -> bool:
@@ -127,6 +211,7 @@ def check_header(saved: dict[str, Any], current: dict[str, Any], path: str) -> N
     if saved.get("pipeline") != current["pipeline"]:
         raise ConfigError(f"{path} holds the state of pipeline {saved.get('pipeline')!r}, "
                           f"not {current['pipeline']!r}")
+    check_data(saved.get("data", {}), current["data"], path)
     for part in ("settings", "options"):
         old, new = saved.get(part, {}), current[part]
         for key in sorted(set(old) | set(new)):
@@ -171,8 +256,11 @@ def save(pipeline: Any, state: InputState, sess: Any, path: str) -> None:
         with sess.graph.as_default():  # a Saver run outside its graph builds eager ops
             saver.save(sess, os.path.join(tmp, PREFIX), write_meta_graph=False,
                        write_state=False)
+        written = header(pipeline)
+        written["checkpoint_files"] = {name: os.path.getsize(os.path.join(tmp, name))
+                                       for name in sorted(os.listdir(tmp))}
         with open(os.path.join(tmp, HEADER), "w", encoding="utf-8") as f:
-            json.dump(header(pipeline), f, indent=1, sort_keys=True)
+            json.dump(written, f, indent=1, sort_keys=True)
         _replace(tmp, path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -202,9 +290,43 @@ def restore(pipeline: Any, state: InputState, sess: Any, path: str) -> None:
     header_file = os.path.join(path, HEADER)
     if not os.path.isfile(header_file):
         raise ConfigError(f"{path} is not a saved pipeline state (no {HEADER})")
-    with open(header_file, encoding="utf-8") as f:
-        saved = json.load(f)
+    saved = _read_header(header_file)
     check_header(saved, header(pipeline), path)
+    _check_checkpoint_files(path, saved)
     saver = _saver(sess.graph, state)
     with sess.graph.as_default():
-        saver.restore(sess, os.path.join(path, PREFIX))
+        try:
+            saver.restore(sess, os.path.join(path, PREFIX))
+        except (tf.errors.OpError, ValueError) as exc:
+            # OutOfRangeError (a truncated file) is EndOfData's base: a loop would just stop.
+            message = exc.message if isinstance(exc, tf.errors.OpError) else str(exc)
+            raise DataError(f"the saved state is corrupt and was not restored "
+                            f"({type(exc).__name__}: {message.strip()[:300]}); the pipeline is "
+                            "not where it was saved - load a new one", path=path) from None
+
+
+def _read_header(header_file: str) -> dict[str, Any]:
+    """The header as a dict; DataError naming the file when it is not valid JSON."""
+    try:
+        with open(header_file, encoding="utf-8") as f:
+            saved = json.load(f)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataError(f"the saved state's header is corrupt ({exc})", path=header_file) from None
+    if not isinstance(saved, dict):
+        raise DataError("the saved state's header is not a JSON object", path=header_file)
+    return saved
+
+
+def _check_checkpoint_files(path: str, saved: dict[str, Any]) -> None:
+    """DataError naming a checkpoint file that is missing or not the size it was saved with."""
+    sizes = saved.get("checkpoint_files")
+    if not isinstance(sizes, dict):
+        raise DataError("the saved state's header lists no checkpoint files",
+                        path=os.path.join(path, HEADER))
+    for name, size in sorted(sizes.items()):
+        file = os.path.join(path, name)
+        if not os.path.isfile(file):
+            raise DataError("the saved state's file is missing", path=file)
+        if os.path.getsize(file) != size:
+            raise DataError(f"the saved state's file is {os.path.getsize(file)} bytes, it was "
+                            f"saved with {size} (truncated or changed)", path=file)

@@ -90,7 +90,8 @@ def test_inspect_checks_files_and_folders_reports_each_and_sums_up(tmp_path) -> 
     good = str(tmp_path / "good.tfrecords")
     write_records(good, [patch_record(fill=1)] * 6)
 
-    done = run_cli("tf1_pipelines", "inspect", truncated, mistyped, str(folder), good)
+    done = run_cli("tf1_pipelines", "inspect", "--patch-size", "4", truncated, mistyped,
+                   str(folder), good)
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 6, done.stdout

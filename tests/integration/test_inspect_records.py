@@ -81,9 +81,12 @@ def test_inception_float_label_in_record_0_and_undecodable_jpeg(tmp_path) -> Non
 def test_bad_record_past_the_first_chunk_is_named(tmp_path) -> None:
     records = [example({"gt": bytes_feature(b"\0" * 9)}).SerializeToString()] * 300
     records[270] = example({"gt": bytes_feature(b"\0" * 16)}).SerializeToString()
-    report = check_file(write_records(str(tmp_path / "p.tfrecords"), records))
+    report = check_file(write_records(str(tmp_path / "p.tfrecords"), records), patch_size=3)
     assert (report.records, report.bad_records) == (300, 1)
-    assert "record 270, field 'gt': holds 16 bytes, but the first parsed record of this file holds 9" in report.error
+    assert "record 270, field 'gt': holds 16 bytes, patch_size 3 needs 9" in report.error
+    # Without --patch-size the div2k_sr reader's default (96) is the rule: all 300 fail,
+    # as the pipeline would reject them.
+    assert check_file(str(tmp_path / "p.tfrecords")).bad_records == 300
 
 
 def test_other_examples_and_non_examples(tmp_path) -> None:
@@ -102,10 +105,11 @@ def test_missing_paths_and_empty_folders_exit_2_after_checking_the_rest(tmp_path
     lines: list[str] = []
     errors: list[str] = []
     code = run_inspect([str(tmp_path / "gone.tfrecords"), str(tmp_path / "empty"), good],
-                       out=lines.append, err=errors.append)
+                       lambda path: check_file(path, patch_size=2), out=lines.append,
+                       err=errors.append)
     assert code == 2
     assert "gone.tfrecords: FAILED: " in errors[0] and "does not exist" in errors[0]
     assert "folder holds no TFRecord files" in errors[1] and len(errors) == 2
     assert lines == [f"{good}: 1 records (div2k_sr patches), ok",
                      "summary: 1 files checked, 1 ok, 0 failed, 1 records, 0 bad; 2 paths not checked"]
-    assert run_inspect([good], out=lines.append) == 0
+    assert run_inspect([good], lambda path: check_file(path, patch_size=2), out=lines.append) == 0

@@ -90,7 +90,7 @@ def wait_until_full(pipe, bound: float = 20.0) -> None:
 def test_threads_start_on_first_batch_and_are_joined_on_close(kind, tmp_path):
     make_data(kind, str(tmp_path), THREE_SHARDS)
     baseline = threading.active_count()
-    pipe = load(kind, str(tmp_path), batch_size=2, join_timeout=5)
+    pipe = load(kind, str(tmp_path), batch_size=2, join_timeout=20)
     _ = pipe.tensors  # building the graph starts nothing
     assert pipe.running_threads() == [] and threading.active_count() == baseline
     batch = pipe.get_batch()
@@ -103,7 +103,9 @@ def test_threads_start_on_first_batch_and_are_joined_on_close(kind, tmp_path):
     wait_until_full(pipe)
     start = time.monotonic()
     pipe.close()
-    assert time.monotonic() - start < 2.5  # well inside join_timeout
+    # Well inside join_timeout (20 s): close() cancels the blocked enqueues instead of
+    # waiting the threads out; 10 s leaves room for a loaded two-core machine.
+    assert time.monotonic() - start < 10
     pipe.close()  # idempotent
     assert pipe.running_threads() == [] and threading.active_count() == baseline
     with pytest.raises(RuntimeError, match="closed"):

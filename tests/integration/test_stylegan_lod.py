@@ -16,6 +16,7 @@ from PIL import Image
 
 import tf1_pipelines as tp
 from tf1_pipelines.pipelines import stylegan_lod as sl
+from tf1_pipelines.records.manifest import MANIFEST_NAME
 
 tf1 = tf.compat.v1
 pytestmark = pytest.mark.timeout(120)
@@ -195,7 +196,8 @@ def test_command_line_like_the_original(tmp_path) -> None:
                            "--shuffle", "1"], capture_output=True, text=True, env=env,
                           timeout=90)
     assert done.returncode == 0, done.stderr
-    assert sorted(os.listdir(tmp_path / "ds")) == ["ds-r02.tfrecords", "ds-r03.tfrecords"]
+    assert sorted(os.listdir(tmp_path / "ds")) == [MANIFEST_NAME, "ds-r02.tfrecords",
+                                                   "ds-r03.tfrecords"]
     assert sl.main(["prog", "create_from_images", str(tmp_path / "ds2"),
                     str(tmp_path / "nothing")]) == 2
 
@@ -458,7 +460,7 @@ def test_pipeline_explains_a_record_of_another_size(tmp_path) -> None:
 def test_trailing_slash_names_files_after_the_folder(tmp_path) -> None:
     with sl.TFRecordExporter(str(tmp_path / "ds") + os.sep, 1, print_progress=False) as tfr:
         tfr.add_image(np.zeros((1, 4, 4), np.uint8))
-    assert os.listdir(tmp_path / "ds") == ["ds-r02.tfrecords"]
+    assert sorted(os.listdir(tmp_path / "ds")) == [MANIFEST_NAME, "ds-r02.tfrecords"]
 
 
 # ------------------------------------------------------------------- extract and compare
@@ -471,7 +473,7 @@ def test_extract_gives_back_the_pngs_in_export_order(tmp_path, capsys, channels:
     order = np.random.RandomState(123).permutation(len(images))  # the exporter's shuffle
     assert sl.extract(str(tmp_path / "ds"), str(tmp_path / "out")) == 5
     assert "Extracted 5 images." in capsys.readouterr().out
-    names = sorted(os.listdir(tmp_path / "out"))
+    names = sorted(set(os.listdir(tmp_path / "out")) - {MANIFEST_NAME})
     assert names == [f"img{i:08d}.png" for i in range(5)]
     for i, name in enumerate(names):
         got = np.asarray(Image.open(tmp_path / "out" / name))

@@ -34,6 +34,7 @@ from tf1_pipelines.pipelines.div2k_sr import records as div2k_records
 from tf1_pipelines.pipelines.inception_multilabel import build_shards
 from tf1_pipelines.pipelines.voc_segmentation import records as voc_records
 from tf1_pipelines.records.folder_lock import FolderLockTimeout, folder_lock
+from tf1_pipelines.records.manifest import MANIFEST_NAME
 from tf1_pipelines.records.reader import iterate_records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -80,8 +81,9 @@ def test_convert_keeps_a_users_data_val_tfrecords(tmp_path: Path, pngs: str,
 
 def test_convert_removes_only_its_own_stale_shards(earlier_export: Path, pngs: str) -> None:
     assert main(["convert", pngs, str(earlier_export), "--tfrecord-num", "2"]) == 0
-    assert sorted(os.listdir(earlier_export)) == ["data0.tfrecords", "data1.tfrecords",
-                                                  "notes.txt", "sample_num.txt"]
+    assert sorted(os.listdir(earlier_export)) == [MANIFEST_NAME, "data0.tfrecords",
+                                                  "data1.tfrecords", "notes.txt",
+                                                  "sample_num.txt"]
     assert (earlier_export / "notes.txt").read_text() == "mine"
 
 
@@ -103,7 +105,7 @@ def test_build_shards_keeps_files_named_like_the_subset(tmp_path: Path) -> None:
     (other / "README.txt").write_text("keep")
     build_shards(str(tmp_path / "jpegs"), str(other), SEMANTIC_LEVELS, "train", 3, labels=labels)
     build_shards(str(tmp_path / "jpegs"), str(other), SEMANTIC_LEVELS, "train", 2, labels=labels)
-    assert sorted(os.listdir(other)) == ["README.txt", "train-00000-of-00002",
+    assert sorted(os.listdir(other)) == [MANIFEST_NAME, "README.txt", "train-00000-of-00002",
                                          "train-00001-of-00002"]
 
 

@@ -48,8 +48,11 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
         photographs_dir()
     finally:
         os.environ["TF1_PIPELINES_DATA"] = old
-    (folder / ".partial-abc123").mkdir()
+    (folder / ".partial-abc123").mkdir()  # the user's: no build's marker
     (folder / ".partial-abc123" / "0001.png").write_bytes(b"half")
+    (folder / ".partial-def456").mkdir()  # an interrupted build's: it carries the marker
+    (folder / ".partial-def456" / sample_data.PARTIAL_MARKER).write_bytes(b"")
+    (folder / ".partial-def456" / "0001.png").write_bytes(b"half")
     (folder / "my_notes.txt").write_text("mine")
     (folder / "div2k_records" / "my_folder").mkdir()
     (folder / "div2k_records" / "my_folder" / "keep.txt").write_text("mine too")
@@ -58,7 +61,8 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_list_names_every_folder_the_pipelines_built_with_its_size(home: Path) -> None:
     found = {os.path.relpath(e.path, home): e for e in cache.entries(str(home))}
-    built = {name for name in os.listdir(home) if name != "my_notes.txt"}
+    built = {name for name in os.listdir(home)
+             if name not in ("my_notes.txt", ".partial-abc123", sample_data.HOME_MARKER)}
     # Every top-level folder the builders made is an entry or a record cache of entries.
     assert built == {key.split(os.sep)[0] for key in found}
     for key, entry in found.items():
@@ -66,7 +70,8 @@ def test_list_names_every_folder_the_pipelines_built_with_its_size(home: Path) -
         assert entry.files == len(files) and entry.bytes == sum(files.values())
     assert sum(key.startswith("div2k_records" + os.sep) for key in found) == 1
     assert sum(key.startswith("voc_records" + os.sep) for key in found) == 1
-    assert "div2k_records/my_folder" not in found and ".partial-abc123" in found
+    assert "div2k_records/my_folder" not in found and ".partial-def456" in found
+    assert ".partial-abc123" not in found  # a folder of that name that no build made
 
     listing = cli(home, "list")
     assert listing.returncode == 0, listing.stderr
@@ -77,7 +82,8 @@ def test_list_names_every_folder_the_pipelines_built_with_its_size(home: Path) -
 
 
 def test_clear_removes_only_what_the_cache_wrote(home: Path) -> None:
-    mine = {"my_notes.txt": "mine", "div2k_records/my_folder/keep.txt": "mine too"}
+    mine = {"my_notes.txt": "mine", "div2k_records/my_folder/keep.txt": "mine too",
+            ".partial-abc123/0001.png": "half", sample_data.HOME_MARKER: ""}
     result = cli(home, "clear")
     assert result.returncode == 0, result.stderr
     assert "removed div2k_like:" in result.stdout and "removed voc_records/" in result.stdout

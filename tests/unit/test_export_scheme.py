@@ -14,7 +14,7 @@ from tf1_pipelines.pipelines.div2k_sr.records import SCHEME as DIV2K
 from tf1_pipelines.pipelines.inception_multilabel.records import shard_scheme as inception_scheme
 from tf1_pipelines.pipelines.stylegan_lod.records import export_scheme as stylegan_scheme
 from tf1_pipelines.pipelines.voc_segmentation.records import shard_scheme as voc_scheme
-from tf1_pipelines.records import interrupts
+from tf1_pipelines.records import interrupts, manifest
 from tf1_pipelines.records.export import check_no_foreign_data, prepare_folder, remove_stale
 
 
@@ -36,14 +36,19 @@ def test_schemes_tell_own_foreign_and_ignored_files(scheme, own: list[str], fore
         [False] * len(ignored)
 
 
-def test_remove_stale_removes_only_the_schemes_files(tmp_path: Path) -> None:
+def test_remove_stale_removes_only_the_schemes_files_that_are_ours(tmp_path: Path) -> None:
     for name in ["data0.tfrecords", "data1.tfrecords", "data2.tfrecords", "notes.txt",
-                 "data2.tfrecords.partial"]:
+                 "data2.tfrecords.partial", "data7.tfrecords"]:
         (tmp_path / name).write_text(name)
+    # An earlier export wrote data0..data2; data7 fits the scheme but is the user's.
+    manifest.record(str(tmp_path), [str(tmp_path / f"data{i}.tfrecords") for i in range(3)])
     removed = remove_stale(str(tmp_path), DIV2K, [str(tmp_path / "data0.tfrecords")])
     assert [os.path.basename(p) for p in removed] == ["data1.tfrecords", "data2.tfrecords"]
-    assert sorted(os.listdir(tmp_path)) == ["data0.tfrecords", "data2.tfrecords.partial",
+    assert sorted(os.listdir(tmp_path)) == [manifest.MANIFEST_NAME, "data0.tfrecords",
+                                            "data2.tfrecords.partial", "data7.tfrecords",
                                             "notes.txt"]
+    assert sorted(manifest.load(str(tmp_path))) == ["data0.tfrecords"]
+    assert remove_stale(str(tmp_path), DIV2K, [], force=True)[-1].endswith("data7.tfrecords")
 
 
 def test_foreign_data_is_named_and_kept(tmp_path: Path) -> None:

@@ -75,7 +75,7 @@ def test_stop_from_another_thread_wakes_waiting_callers_at_once() -> None:
     runner.stop()
     for caller in callers:
         caller.join(5)
-    assert time.monotonic() - start < 1.0  # not the 20 s bound
+    assert time.monotonic() - start < 5.0  # not the 20 s bound (room for a loaded machine)
     assert outcomes == ["closed"] * 3
     with pytest.raises(StepsClosed):
         runner.run(lambda: 1, timeout=1)

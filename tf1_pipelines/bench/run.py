@@ -92,6 +92,8 @@ def run_bench(pipelines: Sequence[str] | None = None, seconds: float | None = No
     rounds = (DEFAULT_ROUNDS if rounds is None else rounds) + scale - 1
     if seconds <= 0 or rounds < 1:
         raise ConfigError(f"seconds must be > 0 and rounds >= 1, got {seconds} and {rounds}")
+    for option, path in (("--json", json_path), ("--plot", plot_path)):
+        check_output_path(option, path)  # before the minutes of measuring, not after
     started, load_before = time.perf_counter(), _load_average()
     for name in names:
         prepare(name)
@@ -112,6 +114,21 @@ def run_bench(pipelines: Sequence[str] | None = None, seconds: float | None = No
     if plot_path:
         plot_results(results, plot_path)
     return results
+
+
+def check_output_path(option: str, path: str | None) -> None:
+    """ConfigError when ``path`` cannot be written as a file: its folder is missing
+    or not a folder, or the path is a folder."""
+    if not path:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ConfigError(f"{option} {path!r}: the folder {folder!r} does not exist; create it "
+                          "first or give another path")
+    if os.path.isdir(path):
+        raise ConfigError(f"{option} {path!r} is a folder; give a file name")
+    if not os.access(folder, os.W_OK):
+        raise ConfigError(f"{option} {path!r}: the folder {folder!r} is not writable")
 
 
 def _report_memory(results: dict[str, list[Result]], runtime_mb: float) -> None:

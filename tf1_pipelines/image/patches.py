@@ -10,17 +10,27 @@ from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.colour import img_to_uint8, rgb2ycbcr
+from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
 
 #: PIL modes read_rgb converts to RGB: 8-bit grayscale, palette, RGB, with or without alpha.
 _READ_RGB_MODES = ("1", "L", "P", "RGB", "RGBA", "LA", "PA")
 
 
-def list_images(directory: str | os.PathLike[str], pattern: str = "*.png") -> list[str]:
-    """Sorted files matching ``pattern`` in ``directory``; DataError if missing or none."""
+def list_images(directory: str | os.PathLike[str], pattern: str | None = None) -> list[str]:
+    """Sorted image files of ``directory`` by the one rule of
+    :mod:`tf1_pipelines.image.folders` (``.png``/``.jpg``/``.jpeg`` in any case,
+    8-bit, a dangling link a DataError), or the files matching ``pattern`` when
+    given; DataError if the folder is missing or holds none."""
     directory = os.fspath(directory)
+    if pattern is None:
+        paths = image_files(directory)
+        if not paths:
+            raise DataError(f"no images ({', '.join(IMAGE_EXTENSIONS)}, any case) in this "
+                            "directory", path=directory)
+        return paths
     if not os.path.isdir(directory):
         raise DataError("image directory does not exist", path=directory)
-    paths = sorted(glob.glob(os.path.join(directory, pattern)))
+    paths = sorted(glob.glob(os.path.join(glob.escape(directory), pattern)))
     if not paths:
         raise DataError(f"no images matching {pattern!r} in this directory", path=directory)
     return paths

@@ -6,6 +6,16 @@ the ``GraphDef``, which protocol buffers limit to 2 GB, and the graph holds a
 copy of the data. Batches are sliced from the constants in the graph (shuffled
 per epoch for training, in order for evaluation) through an initializable
 iterator, so the batch size is a placeholder fed when the iterator starts.
+
+``tf.constant`` is costly in memory: measured on a 60 MB float32 array, making
+the constant alone took 300 MB (the array, its TensorProto, the NodeDef, the
+C++ graph's copy), and the first batch of the pipeline 725 MB (12 x the data;
+a 600 MB array passed 23 GB). With ``feed_arrays=True`` the arrays instead enter
+through placeholders fed only when the iterator is initialized (TF1's advice
+for arrays too big to embed): the graph holds no copy, and the first batch of a
+60 MB array costs about 2 x the data (the fed tensor and the dataset's slices).
+The ``constant`` pipeline does this; the state it saves still holds the data
+(the iterator's checkpoint serializes the dataset's input tensors).
 """
 from __future__ import annotations
 
@@ -21,8 +31,8 @@ from tf1_pipelines.inputs.feed import named_arrays
 from tf1_pipelines.inputs.seeds import element_key, seeded
 from tf1_pipelines.options import check_positive_int
 
-__all__ = ["MAX_CONSTANT_BYTES", "ConstantInput", "constant_tensors", "constant_dataset",
-           "constant_input"]
+__all__ = ["MAX_CONSTANT_BYTES", "ConstantInput", "array_placeholders", "constant_tensors",
+           "constant_dataset", "constant_input"]
 
 tf1 = tf.compat.v1
 
@@ -93,37 +103,58 @@ def _keyed_epochs(tensors: Mapping[str, tf.Tensor], batch_size: int | tf.Tensor,
 class ConstantInput(NamedTuple):
     """A constant input in a graph.
 
-    ``constants``: name -> the ``tf.constant`` holding the whole array;
+    ``constants``: name -> the ``tf.constant`` holding the whole array (or, with
+    ``feed_arrays``, the placeholder fed with it);
     ``next_element``: the tuple of batch tensors (in name order);
-    ``initializer``: (re)starts the batches; feed ``batch_size`` (int64 []) when running it.
+    ``initializer``: (re)starts the batches; feed ``batch_size`` (int64 []) and
+    ``feed`` when running it.
+    ``feed``: placeholder -> array for the initializer (empty without ``feed_arrays``).
     """
 
     constants: dict[str, tf.Tensor]
     next_element: tuple[tf.Tensor, ...]
     initializer: tf.Operation
     batch_size: tf.Tensor
+    feed: dict[tf.Tensor, np.ndarray] = {}
+
+
+def array_placeholders(arrays: Mapping[str, np.ndarray]) -> dict[str, tf.Tensor]:
+    """One placeholder of each array's exact dtype and shape, in the default graph;
+    ConfigError above :data:`MAX_CONSTANT_BYTES` in all (a saved state serializes
+    the data into a GraphDef, 2 GB at most)."""
+    total = sum(a.nbytes for a in arrays.values())
+    if total > MAX_CONSTANT_BYTES:
+        raise ConfigError(f"the arrays hold {total >> 20} MB; above {MAX_CONSTANT_BYTES >> 20} MB "
+                          "a saved state's GraphDef (2 GB at most) cannot hold them - use the "
+                          "'feeding' pipeline or a DataProvider instead")
+    return {name: tf1.placeholder(tf.as_dtype(a.dtype), a.shape, name=name)
+            for name, a in arrays.items()}
 
 
 def constant_input(arrays: Mapping[str, Any] | Sequence[Any], shuffle: bool = True,
                    num_epochs: int | None = None, seed: int | None = None,
                    drop_remainder: bool = False, batch_size: tf.Tensor | None = None,
                    name: str = "constant",
-                   serve: Callable[[tf.data.Dataset], tf.data.Dataset] | None = None
-                   ) -> ConstantInput:
+                   serve: Callable[[tf.data.Dataset], tf.data.Dataset] | None = None,
+                   feed_arrays: bool = False) -> ConstantInput:
     """Put ``arrays`` into the default graph as constants and batch them.
 
     ``batch_size``: an int64 [] tensor to batch by (default: a new placeholder).
     ``serve``: applied to the dataset of batches before the iterator is made (the
     tf.data service, :meth:`Pipeline._distribute`).
+    ``feed_arrays``: placeholders fed with the arrays at initialization instead of
+    constants (see the module doc: about 2 x the data instead of 12 x); the
+    initializer then needs ``ConstantInput.feed``.
     """
     if num_epochs is not None:
         check_positive_int("num_epochs", num_epochs)
     named = named_arrays(arrays)
     with tf.name_scope(name):
-        constants = constant_tensors(named)
+        constants = array_placeholders(named) if feed_arrays else constant_tensors(named)
+        feed = {constants[key]: named[key] for key in named} if feed_arrays else {}
         if batch_size is None:
             batch_size = tf1.placeholder(tf.int64, [], name="batch_size")
         dataset = constant_dataset(constants, batch_size, shuffle, num_epochs, seed,
                                    drop_remainder)
         next_element, initializer = initializable(dataset if serve is None else serve(dataset))
-    return ConstantInput(constants, tuple(next_element), initializer, batch_size)
+    return ConstantInput(constants, tuple(next_element), initializer, batch_size, feed)

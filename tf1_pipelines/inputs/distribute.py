@@ -183,15 +183,47 @@ class Distribution:
                 job_name=self.job_name))
         return served.unbatch().batch(batch_size, drop_remainder=drop_remainder)
 
+    def stall_reason(self, batches_delivered: int, timeout: float = 2.0) -> str:
+        """Why a served pipeline gave no batch, for PipelineStalled: the dispatcher
+        is unreachable (stopped), or it answers and no batch ever came (no worker
+        registered), or batches came and stopped (a worker lost)."""
+        if self.service is None:
+            return ""
+        problem = unreachable(self.service, timeout)
+        served = f" after {batches_delivered} batches" if batches_delivered else ""
+        if problem is not None:
+            return (f"{served}: the dispatcher of service={self.service!r} is unreachable "
+                    f"({problem}); was it stopped?")
+        if not batches_delivered:
+            return (f": the dispatcher of service={self.service!r} answers, but no batch came - "
+                    "has it any worker? start one with `python -m tf1_pipelines serve worker "
+                    f"--dispatcher {urlsplit(self.service).netloc}`")
+        return (f"{served}: the dispatcher of service={self.service!r} answers, but its workers "
+                "stopped producing - a worker was lost (stopped or unreachable); the "
+                "dispatcher hands its work to another once one registers")
 
-def check_reachable(service: str, timeout: float) -> None:
-    """ConfigError naming ``service`` if no TCP connection opens within ``timeout`` s."""
+
+def unreachable(service: str, timeout: float) -> str | None:
+    """None if ``service``'s dispatcher accepts a TCP connection within ``timeout``
+    seconds, else what went wrong (refused at once, or no answer in time)."""
     parts = urlsplit(service)
     host, port = parts.hostname or "", int(parts.port or 0)
     try:
         with socket.create_connection((host, port), timeout=timeout):
-            pass
+            return None
+    except ConnectionRefusedError:
+        return f"{host}:{port} refuses connections: nothing listens on that port"
+    except TimeoutError:
+        return f"no answer from {host}:{port} within {timeout:g} s"
     except OSError as exc:
-        raise ConfigError(f"service={service!r}: no dispatcher answers at {host}:{port} "
-                          f"within {timeout:g} s ({exc}); start one with "
-                          f"`python -m tf1_pipelines serve dispatcher --port {port}`") from None
+        return f"{host}:{port}: {exc}"
+
+
+def check_reachable(service: str, timeout: float) -> None:
+    """ConfigError naming ``service`` if no TCP connection opens within ``timeout`` s
+    (saying whether it was refused at once or timed out)."""
+    problem = unreachable(service, timeout)
+    if problem is not None:
+        port = urlsplit(service).port
+        raise ConfigError(f"service={service!r}: no dispatcher answers ({problem}); start one "
+                          f"with `python -m tf1_pipelines serve dispatcher --port {port}`")

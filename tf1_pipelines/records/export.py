@@ -13,10 +13,17 @@ A writer that fills a folder (``data%d.tfrecords``, ``<subset>-%05d-of-%05d``,
   (:class:`~tf1_pipelines.records.writer.AtomicRecordWriters`: on any failure,
   interrupt or SIGTERM included, nothing is published and the earlier export
   stays as it was);
-* after publishing, removes the files of the same scheme that the earlier
-  export left and this one did not write (``data7.tfrecords`` after a
-  re-export into 5 shards), so no reader counts an example twice. Nothing
-  outside the scheme is ever removed.
+* stops, before writing anything, with a DataError naming any file it would
+  overwrite or remove (a file of the scheme's names, or one of ``also_writes``)
+  that the folder's manifest (:mod:`tf1_pipelines.records.manifest`) does not
+  list as written by this project with its present size and digest: a user's
+  own ``data10.tfrecords`` fits the scheme's pattern but is not ours.
+  ``force=True`` replaces such files (the original tools' overwrite semantics);
+* after publishing, records the files in the manifest and removes the files of
+  the same scheme that the earlier export left and this one did not write
+  (``data7.tfrecords`` after a re-export into 5 shards), so no reader counts an
+  example twice. Nothing outside the scheme, and nothing not ours (unless
+  forced), is ever removed.
 """
 from __future__ import annotations
 
@@ -30,6 +37,7 @@ from dataclasses import dataclass
 import tensorflow as tf
 
 from tf1_pipelines.errors import DataError
+from tf1_pipelines.records import manifest
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
 
 
@@ -93,16 +101,37 @@ def check_no_foreign_data(folder: str, scheme: ExportScheme) -> None:
             "another folder (nothing was written, nothing was removed)", path=foreign[0])
 
 
-def remove_stale(folder: str, scheme: ExportScheme, keep: Iterable[str]) -> list[str]:
+def scheme_files(folder: str, scheme: ExportScheme) -> list[str]:
+    """Base names of the entries of ``folder`` that fit ``scheme``'s names, sorted."""
+    return sorted(name for name in os.listdir(folder) if scheme.owns(name))
+
+
+def check_in_the_way(folder: str, scheme: ExportScheme, also_writes: Iterable[str] = (),
+                     force: bool = False) -> None:
+    """DataError naming the first file of ``folder`` that an export of ``scheme``
+    would overwrite or remove (every file of the scheme's names, and
+    ``also_writes``) but that this project did not write; nothing is touched.
+    ``force`` lets such regular files be replaced."""
+    manifest.check_ours(folder, [*scheme_files(folder, scheme), *also_writes],
+                        "overwrite or remove", force)
+
+
+def remove_stale(folder: str, scheme: ExportScheme, keep: Iterable[str],
+                 force: bool = False) -> list[str]:
     """Remove the files of ``scheme`` in ``folder`` that are not in ``keep`` (the
-    files just published). Returns the removed paths; nothing else is touched."""
+    files just published) and that the manifest proves ours (any regular file of
+    the scheme with ``force``). Returns the removed paths; nothing else is touched."""
     kept = {os.path.abspath(path) for path in keep}
+    files = manifest.load(folder)
     removed = []
-    for name in sorted(os.listdir(folder)):
+    for name in scheme_files(folder, scheme):
         path = os.path.join(folder, name)
-        if scheme.owns(name) and os.path.abspath(path) not in kept and os.path.isfile(path):
+        if os.path.abspath(path) in kept or os.path.islink(path) or not os.path.isfile(path):
+            continue
+        if force or manifest.is_ours(folder, name, files):
             os.remove(path)
             removed.append(path)
+    manifest.forget(folder, [os.path.basename(path) for path in removed])
     return removed
 
 
@@ -113,23 +142,30 @@ class FolderExport(AtomicRecordWriters):
     ``with`` block normally) publishes every file and then removes this scheme's
     stale files; an exception (or ``abort()``) removes every ``.partial`` file and
     leaves the folder as it was. Raises, before writing: NotADirectoryError when
-    ``folder`` is a file, DataError naming a foreign file the reader would read,
-    ValueError if a name is not of the scheme.
+    ``folder`` is a file, DataError naming a foreign file the reader would read or
+    a file in the way that this project did not write (``also_writes``: other
+    base names the caller will write, e.g. ``sample_num.txt``; ``force``: replace
+    such files), ValueError if a name is not of the scheme.
     """
 
     def __init__(self, folder: str | os.PathLike[str], scheme: ExportScheme,
-                 names: Sequence[str], options: tf.io.TFRecordOptions | None = None) -> None:
+                 names: Sequence[str], options: tf.io.TFRecordOptions | None = None,
+                 also_writes: Sequence[str] = (), force: bool = False) -> None:
         self.folder = prepare_folder(folder)
         self.scheme = scheme
+        self.force = bool(force)
         wrong = [name for name in names if not scheme.owns(name)]
         if wrong:
             raise ValueError(f"{wrong[0]!r} is not a name of the {scheme.description} scheme")
         check_no_foreign_data(self.folder, scheme)
+        check_in_the_way(self.folder, scheme, also_writes, self.force)
         super().__init__([os.path.join(self.folder, name) for name in names], options)
         self.removed: list[str] = []
 
     def commit(self) -> list[str]:
-        """Publish every file, then remove the scheme's stale files. Returns the paths."""
+        """Publish every file, record them in the folder's manifest, then remove the
+        scheme's stale files. Returns the paths."""
         published = super().commit()
-        self.removed = remove_stale(self.folder, self.scheme, published)
+        manifest.record(self.folder, published)
+        self.removed = remove_stale(self.folder, self.scheme, published, self.force)
         return published

@@ -60,3 +60,32 @@ def find_corrupt_file(paths: Sequence[str | os.PathLike[str]]) -> DataError | No
         except DataError as error:
             return error
     return None
+
+
+def count_records_by_header(path: str | os.PathLike[str], strict: bool = True) -> int:
+    """Number of records in one TFRecord file, read from the length fields alone
+    (each record is a uint64 length, a 4-byte CRC of it, the data, a 4-byte CRC of
+    the data): a seek per record, whatever the record size. DataError naming the
+    file when a record runs past its end; with ``strict=False`` the count of the
+    whole records before it (the reader names the file when it gets there)."""
+    path = os.fspath(path)
+    size = os.path.getsize(path)
+    count = offset = 0
+    with open(path, "rb") as f:
+        while offset < size:
+            head = f.read(8)
+            if len(head) < 8:
+                if not strict:
+                    return count
+                raise DataError("truncated TFRecord (a record's length is cut off)",
+                                path=path, record=count)
+            length = int.from_bytes(head, "little")
+            offset += 8 + 4 + length + 4
+            if offset > size:
+                if not strict:
+                    return count
+                raise DataError(f"truncated TFRecord (record of {length} bytes runs past the "
+                                f"end of the file)", path=path, record=count)
+            f.seek(offset)
+            count += 1
+    return count

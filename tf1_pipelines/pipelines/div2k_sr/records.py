@@ -17,6 +17,7 @@ from tf1_pipelines import sample_data
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.patches import grid_patches, list_images, luma_uint8, read_rgb
 from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.records import manifest
 from tf1_pipelines.records.export import ExportScheme, FolderExport
 from tf1_pipelines.records.features import bytes_feature, example
 from tf1_pipelines.records.folder_lock import folder_lock
@@ -26,26 +27,31 @@ from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import save_count
 
 SHARD_NAME = "data%d.tfrecords"
+COUNT_NAME = "sample_num.txt"
 #: The seed's names; its reader takes every ``*.tfrecords`` of the folder.
 SCHEME = ExportScheme(SHARD_NAME, r"data(0|[1-9][0-9]*)\.tfrecords", ("*.tfrecords",))
 
 
 def write_patch_records(png_paths: Sequence[str], save_dir: str, patch_size: int = 96,
                         tfrecord_num: int = 10,
-                        on_image: Callable[[str, int], None] | None = None) -> int:
+                        on_image: Callable[[str, int], None] | None = None,
+                        force: bool = False) -> int:
     """Cut every image into luma patches on the seed's grid and write them round-robin
     into ``save_dir/data{i}.tfrecords``; write ``sample_num.txt``. Returns the count.
 
     Files are published only when all are complete; stale ``data{i}.tfrecords``
     with ``i >= tfrecord_num`` from an earlier export are removed then. Any other
     ``*.tfrecords`` in ``save_dir`` stops the export with a DataError naming it
-    (the reader would take it as data); it is never removed. On any failure no
-    ``.partial`` file stays and the earlier export is unchanged.
+    (the reader would take it as data); it is never removed. A ``data{i}.tfrecords``
+    or ``sample_num.txt`` already in ``save_dir`` that the folder's manifest does not
+    list as written by this project stops it too (``force=True`` replaces such
+    files, as the seed did). On any failure no ``.partial`` file stays and the
+    earlier export is unchanged.
     """
     check_positive_int("tfrecord_num", tfrecord_num)
     names = [SHARD_NAME % i for i in range(tfrecord_num)]
     sample_num = 0
-    with FolderExport(save_dir, SCHEME, names) as writers:
+    with FolderExport(save_dir, SCHEME, names, also_writes=[COUNT_NAME], force=force) as writers:
         for png_path in png_paths:
             y = luma_uint8(read_rgb(png_path, min_size=patch_size))
             for gt in grid_patches(y, patch_size):
@@ -54,7 +60,9 @@ def write_patch_records(png_paths: Sequence[str], save_dir: str, patch_size: int
                 sample_num += 1
             if on_image is not None:
                 on_image(png_path, sample_num)
-    save_count(os.path.join(save_dir, "sample_num.txt"), sample_num)
+    count_path = os.path.join(save_dir, COUNT_NAME)
+    save_count(count_path, sample_num)
+    manifest.record(save_dir, [count_path])
     return sample_num
 
 

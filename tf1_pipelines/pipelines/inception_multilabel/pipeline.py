@@ -194,6 +194,7 @@ class InceptionMultilabelPipeline(Pipeline):
         self.FIELDS = dict(self.FIELDS, images=images)
         self.files = found.data_files()
         require_records(self.files)
+        self._check_batch_size(self.batch_size)
         if self.backend == "queue":  # shards by file; no service (see inputs.distribute)
             self._distribution.require_file_level(len(self.files), "the queue backend")
             self._distribution.refuse_service("backend='queue' runs queue runners in this "
@@ -202,8 +203,20 @@ class InceptionMultilabelPipeline(Pipeline):
         self.semantic_level_settings = self._level_settings(semantic_level_settings, data_dir)
         self._table = record_table(self.files) if self.backend == "dataset" else None
 
+    def _check_batch_size(self, batch_size: int) -> None:
+        """ConfigError when no batch would ever come: a batch larger than every
+        example of ``num_epochs`` epochs, and no smaller final batch allowed."""
+        if self.allow_smaller_final_batch or self.num_epochs is None:
+            return
+        if getattr(self, "_examples", None) is None:
+            self._examples = self._examples_in_records(self.files)
+        self._check_batch_can_come(batch_size, self._examples, self.num_epochs, False,
+                                   "allow_smaller_final_batch")
+
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)
+        if "batch_size" in settings:
+            self._check_batch_size(settings["batch_size"])
         # batch_join's queue was sized for the first batch size; a bigger batch
         # than it holds could never be dequeued.
         if self.backend != "queue" or self._queue_batch_size is None:

@@ -20,6 +20,7 @@ import tensorflow as tf
 from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.errors import ConfigError, ConfigTypeError, DataError
+from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files, is_image_name
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.options import check_positive_int, show
 from tf1_pipelines.records.export import ExportScheme, FolderExport
@@ -115,7 +116,7 @@ def check_semantic_level_settings(settings: Any) -> list[tuple[str, int]]:
 
 
 # -------------------------------------------------------------------------- converter
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff")
+IMAGE_SUFFIXES = IMAGE_EXTENSIONS  # the one rule of tf1_pipelines.image.folders
 
 
 def image_to_jpeg(path: str) -> tuple[bytes, int, int]:
@@ -192,7 +193,8 @@ def shard_scheme(subset: str) -> ExportScheme:
 def build_shards(image_dir: str, output_dir: str,
                  semantic_level_settings: Sequence[tuple[str, int]], subset: str = "train",
                  num_shards: int = 4,
-                 labels: str | Mapping[str, Mapping[str, int]] | None = None) -> list[str]:
+                 labels: str | Mapping[str, Mapping[str, int]] | None = None,
+                 force: bool = False) -> list[str]:
     """Shard a folder of labelled images into ``<output_dir>/<subset>-XXXXX-of-YYYYY``.
 
     ``labels``: a CSV path, a mapping ``{filename: {level: class index}}``, or
@@ -203,7 +205,10 @@ def build_shards(image_dir: str, output_dir: str,
     when complete; shards of this subset from an earlier export with another
     shard count are removed then. Any other ``<subset>-*`` file in the folder
     (the reader takes them all) stops the export with a DataError naming it; it
-    is never removed. Returns the shard paths.
+    is never removed. A ``<subset>-NNNNN-of-NNNNN`` file in the folder that this
+    project did not write (the folder's manifest) stops it before anything is
+    written, unless ``force`` (Inception's converter overwrote it). Returns the
+    shard paths.
     """
     semantic_level_settings = check_semantic_level_settings(semantic_level_settings)
     num_shards = check_positive_int("num_shards", num_shards)
@@ -213,7 +218,9 @@ def build_shards(image_dir: str, output_dir: str,
     if labels is None or isinstance(labels, (str, os.PathLike)):
         labels_file = os.path.join(image_dir, "labels.csv") if labels is None else os.fspath(labels)
         labels = read_labels_csv(labels_file, semantic_level_settings)
-    images = sorted(name for name in os.listdir(image_dir) if name.lower().endswith(IMAGE_SUFFIXES))
+    # One rule for image folders (tf1_pipelines.image.folders): extensions in any
+    # case, a dangling link a DataError, 8-bit images only.
+    images = [os.path.basename(path) for path in image_files(image_dir)]
     unlabelled = sorted(set(images) - set(labels))
     if unlabelled:
         raise DataError("image has no labels", path=os.path.join(image_dir, unlabelled[0]))
@@ -221,6 +228,10 @@ def build_shards(image_dir: str, output_dir: str,
         raise DataError("no labelled images in this directory", path=image_dir)
     filenames = sorted(labels)
     for name in filenames:
+        if not is_image_name(name):
+            raise DataError(f"labelled file is not an image of the folder rule "
+                            f"({', '.join(IMAGE_EXTENSIONS)}, any case)",
+                            path=os.path.join(image_dir, name))
         if not os.path.isfile(os.path.join(image_dir, name)):
             raise DataError("labelled image does not exist", path=os.path.join(image_dir, name))
     order = list(range(len(filenames)))
@@ -228,8 +239,8 @@ def build_shards(image_dir: str, output_dir: str,
     filenames = [filenames[i] for i in order]
     spacing = np.linspace(0, len(filenames), num_shards + 1).astype(int)
 
-    with FolderExport(output_dir, shard_scheme(subset), shard_names(subset, num_shards)) \
-            as writers:
+    with FolderExport(output_dir, shard_scheme(subset), shard_names(subset, num_shards),
+                      force=force) as writers:
         for shard in range(num_shards):
             for name in filenames[spacing[shard]:spacing[shard + 1]]:
                 path = os.path.join(image_dir, name)

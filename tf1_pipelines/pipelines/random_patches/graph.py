@@ -3,8 +3,12 @@
 (:func:`patches_dataset`) with the answer's parameters."""
 from __future__ import annotations
 
+import os
+from typing import Any
+
 import tensorflow as tf
 
+from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.inputs.dataset import one_shot
 from tf1_pipelines.options import check_positive_int
 
@@ -169,6 +173,22 @@ def patches_dataset(filenames: list[str] | tf.Tensor, num_patches: int = NUM_PAT
         .prefetch(prefetch)
 
 
+def check_filenames(filenames: Any) -> list[str]:
+    """The file list as paths; DataError for an empty list (``sorted(glob(...))`` of a
+    folder without images: TensorFlow would fail on a float32 ``filename`` tensor)
+    and ConfigError for a list of something else than paths."""
+    if isinstance(filenames, (str, os.PathLike)) or not isinstance(filenames, (list, tuple)):
+        raise ConfigError(f"filenames must be a list of image paths, got "
+                          f"{type(filenames).__name__}")
+    if not filenames:
+        raise DataError("no image files given (an empty list: did the glob match nothing?); "
+                        "make_patch_batches needs at least one JPEG or PNG path")
+    wrong = [f for f in filenames if not isinstance(f, (str, os.PathLike))]
+    if wrong:
+        raise ConfigError(f"filenames must be paths, got {wrong[0]!r} ({type(wrong[0]).__name__})")
+    return [os.fspath(f) for f in filenames]
+
+
 def make_patch_batches(filenames: list[str], num_patches: int = NUM_PATCHES,
                        patch_size: int = PATCH_SIZE, batch_size: int = BATCH_SIZE,
                        buffer_size: int | None = None,
@@ -178,5 +198,6 @@ def make_patch_batches(filenames: list[str], num_patches: int = NUM_PATCHES,
     if tf.executing_eagerly():
         raise RuntimeError("make_patch_batches builds TF1 graph tensors: call it inside "
                            "`with tf.Graph().as_default():`")
+    check_filenames(filenames)
     return one_shot(patches_dataset(filenames, num_patches, patch_size, batch_size, buffer_size,
                                     num_parallel_calls))

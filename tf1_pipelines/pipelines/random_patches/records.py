@@ -4,27 +4,25 @@ this module holds what a records module holds elsewhere: listing the files and
 checking them in numpy, naming the first bad one."""
 from __future__ import annotations
 
-import glob
 import os
 
 import PIL.Image
 
 from tf1_pipelines.errors import DataError
+from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
 
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png")
+__all__ = ["IMAGE_EXTENSIONS", "check_image_files", "list_image_files"]
 
 
 def list_image_files(image_dir: str) -> list[str]:
-    """Sorted ``.jpg``/``.jpeg``/``.png`` files (any case) of ``image_dir``; DataError
-    if the folder is missing or holds none."""
-    image_dir = os.fspath(image_dir)
-    if not os.path.isdir(image_dir):
-        raise DataError("image directory does not exist", path=image_dir)
-    files = sorted(p for p in glob.glob(os.path.join(glob.escape(image_dir), "*"))
-                   if p.lower().endswith(IMAGE_EXTENSIONS) and os.path.isfile(p))
+    """Sorted image files of ``image_dir`` by the one rule of
+    :mod:`tf1_pipelines.image.folders` (``.jpg``/``.jpeg``/``.png`` in any case,
+    8-bit, a dangling link a DataError); DataError if the folder is missing or
+    holds none."""
+    files = image_files(image_dir)
     if not files:
-        raise DataError(f"no JPEG or PNG images ({', '.join(IMAGE_EXTENSIONS)}) in this "
-                        "directory", path=image_dir)
+        raise DataError(f"no JPEG or PNG images ({', '.join(IMAGE_EXTENSIONS)}, any case) in "
+                        "this directory", path=os.fspath(image_dir))
     return files
 
 

@@ -33,11 +33,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("image_dir", help="Directory containing the images (required)")
     p.add_argument("--shuffle", help="Randomize image order (default: %(default)s)", type=int,
                    default=1)
+    p.add_argument("--force", action="store_true",
+                   help="replace files of the dataset's names that this project did not "
+                        "write (default: refuse, naming the file)")
     p = subparsers.add_parser("extract", description="Extract images from dataset.",
                               help="Extract images from dataset.",
                               epilog=f"Example: {prog} extract datasets/mnist mnist-images")
     p.add_argument("tfrecord_dir", help="Directory containing dataset (required)")
     p.add_argument("output_dir", help="Directory to extract the images into (required)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite img%%08d.png files that an earlier extract did not write "
+                        "(default: refuse, naming the file)")
     p = subparsers.add_parser("compare", description="Compare two datasets. Exit status 1 when "
                               "they differ (images, labels unless ignored, or image count).",
                               help="Compare two datasets.",
@@ -63,9 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .legacy import compare_datasets, create_from_images, extract
     try:
         if args.command == "create_from_images":
-            create_from_images(args.tfrecord_dir, args.image_dir, args.shuffle)
+            create_from_images(args.tfrecord_dir, args.image_dir, args.shuffle, args.force)
         elif args.command == "extract":
-            extract(args.tfrecord_dir, args.output_dir)
+            extract(args.tfrecord_dir, args.output_dir, args.force)
         elif not compare_datasets(args.tfrecord_dir_a, args.tfrecord_dir_b,
                                   args.ignore_labels).same:
             return EXIT_DIFFERENT

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ import PIL.Image
 import tensorflow as tf
 
 from tf1_pipelines.errors import DataError
+from tf1_pipelines.records import manifest
+from tf1_pipelines.records.export import prepare_folder
 from tf1_pipelines.records.writer import write_file_atomically
 
 from .graph import (
@@ -43,11 +46,14 @@ def read_image_array(path: str) -> np.ndarray:
         raise DataError(f"cannot decode image ({exc})", path=path) from exc
 
 
-def create_from_images(tfrecord_dir: str, image_dir: str, shuffle: int | bool) -> None:
+def create_from_images(tfrecord_dir: str, image_dir: str, shuffle: int | bool,
+                       force: bool = False) -> None:
     """Export every file of ``image_dir`` (sorted; all square, one power-of-two size,
     RGB or grayscale) into ``tfrecord_dir``, in ``choose_shuffled_order()`` if
     ``shuffle`` else in name order. Bad input raises DatasetToolError/DataError
-    naming the file; nothing is published then."""
+    naming the file; nothing is published then. A ``<name>-rNN.tfrecords`` in
+    ``tfrecord_dir`` that this project did not write stops it before anything is
+    written, unless ``force`` (see :class:`TFRecordExporter`)."""
     print('Loading images from "%s"' % image_dir)
     image_filenames = sorted(glob.glob(os.path.join(glob.escape(os.fspath(image_dir)), "*")))
     if len(image_filenames) == 0:
@@ -62,7 +68,7 @@ def create_from_images(tfrecord_dir: str, image_dir: str, shuffle: int | bool) -
     if channels not in [1, 3]:
         error("Input images must be stored as RGB or grayscale", image_filenames[0])
     first_shape = img.shape
-    with TFRecordExporter(tfrecord_dir, len(image_filenames)) as tfr:
+    with TFRecordExporter(tfrecord_dir, len(image_filenames), force=force) as tfr:
         order = tfr.choose_shuffled_order() if shuffle else np.arange(len(image_filenames))
         for idx in range(order.size):
             path = image_filenames[order[idx]]
@@ -118,21 +124,37 @@ def _save_png_atomically(image_chw: np.ndarray, path: str) -> None:
     write_file_atomically(path, lambda partial: img.save(partial, format="PNG"))
 
 
-def extract(tfrecord_dir: str, output_dir: str) -> int:
+#: The names ``extract`` writes.
+EXTRACTED_NAME = re.compile(r"img[0-9]{8}\.png")
+
+
+def extract(tfrecord_dir: str, output_dir: str, force: bool = False) -> int:
     """The original's ``extract``: write LOD 0 of ``tfrecord_dir`` as
-    ``output_dir/img%08d.png`` in record order; returns the number of images."""
+    ``output_dir/img%08d.png`` in record order; returns the number of images.
+
+    An ``img%08d.png`` already in ``output_dir`` that an earlier ``extract`` did
+    not write (the folder's manifest, :mod:`tf1_pipelines.records.manifest`)
+    stops it with a DataError naming the file before anything is written, unless
+    ``force`` (the original overwrote it)."""
     print('Loading dataset "%s"' % tfrecord_dir)
     records = _lod0_records(tfrecord_dir, max_label_size=0)
     print('Extracting images to "%s"' % output_dir)
-    os.makedirs(output_dir, exist_ok=True)
-    idx = 0
-    for image, _labels in records:
-        if idx % 10 == 0:
-            print("%d\r" % idx, end="", flush=True)
-        _save_png_atomically(image, os.path.join(output_dir, "img%08d.png" % idx))
-        idx += 1
-    print("Extracted %d images." % idx)
-    return idx
+    output_dir = prepare_folder(output_dir)
+    in_the_way = [name for name in os.listdir(output_dir) if EXTRACTED_NAME.fullmatch(name)]
+    manifest.check_ours(output_dir, in_the_way, "overwrite", force)
+    written: list[str] = []
+    try:
+        for image, _labels in records:
+            if len(written) % 10 == 0:
+                print("%d\r" % len(written), end="", flush=True)
+            path = os.path.join(output_dir, "img%08d.png" % len(written))
+            _save_png_atomically(image, path)
+            written.append(path)
+    finally:  # what was written is ours, even when an error stops the loop
+        if written:
+            manifest.record(output_dir, written)
+    print("Extracted %d images." % len(written))
+    return len(written)
 
 
 @dataclass(frozen=True)

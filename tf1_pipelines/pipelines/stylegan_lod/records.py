@@ -19,8 +19,10 @@ from google.protobuf.message import DecodeError
 
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.options import check_non_negative_int, check_positive_int, show
+from tf1_pipelines.records import manifest
 from tf1_pipelines.records.export import (
     ExportScheme,
+    check_in_the_way,
     check_no_foreign_data,
     prepare_folder,
     remove_stale,
@@ -164,11 +166,14 @@ class TFRecordExporter:
     :meth:`add_labels` before closing are published with the images. A
     ``*.tfrecords`` or ``*.labels`` file in the folder that this export's names do
     not cover stops it at once with a DataError naming the file (the reader would
-    mix it in); such a file is never removed.
+    mix it in); such a file is never removed. A file of this prefix's names
+    (``<prefix>-rNN.tfrecords``, ``<prefix>-rxx.labels``) that the folder's
+    manifest does not list as written by this project stops it too, before
+    anything is written, unless ``force`` (the original tool overwrote it).
     """
 
     def __init__(self, tfrecord_dir: str, expected_images: int, print_progress: bool = True,
-                 progress_interval: int = 10) -> None:
+                 progress_interval: int = 10, force: bool = False) -> None:
         self.tfrecord_dir = os.fspath(tfrecord_dir)
         name = os.path.basename(os.path.normpath(self.tfrecord_dir))  # "out/" is "out" too
         self.tfr_prefix = os.path.join(self.tfrecord_dir, name)
@@ -183,10 +188,12 @@ class TFRecordExporter:
         self._labels_published = False
         self._closed = False
         self.scheme = export_scheme(name)
+        self.force = bool(force)
         if self.print_progress:
             print('Creating dataset "%s"' % tfrecord_dir)
         prepare_folder(self.tfrecord_dir)
         check_no_foreign_data(self.tfrecord_dir, self.scheme)
+        check_in_the_way(self.tfrecord_dir, self.scheme, force=self.force)
 
     @property
     def labels_path(self) -> str:
@@ -209,6 +216,12 @@ class TFRecordExporter:
         except BaseException:  # a full disk at the last flush: remove every temporary file
             self.abort()
             raise
+        if self._labels_published:
+            published_files = [*published, self.labels_path]
+        else:
+            published_files = list(published)
+        if published_files:
+            manifest.record(self.tfrecord_dir, published_files)
         if published:
             self._remove_stale(published)
         self._closed = True
@@ -233,7 +246,7 @@ class TFRecordExporter:
         keep = list(published)
         if self._labels_published:
             keep.append(self.labels_path)
-        remove_stale(self.tfrecord_dir, self.scheme, keep)
+        remove_stale(self.tfrecord_dir, self.scheme, keep, self.force)
 
     def choose_shuffled_order(self) -> np.ndarray:
         """``np.arange(expected_images)`` shuffled by ``np.random.RandomState(123)``.
@@ -277,7 +290,10 @@ class TFRecordExporter:
         with open(partial, "wb") as f:
             np.save(f, labels.astype(np.float32))
         if self._closed:
+            manifest.check_ours(self.tfrecord_dir, [os.path.basename(self.labels_path)],
+                                "overwrite", self.force)
             os.replace(partial, self.labels_path)
+            manifest.record(self.tfrecord_dir, [self.labels_path])
         else:
             self._staged_labels = partial
 

@@ -18,6 +18,7 @@ from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines import sample_data
 from tf1_pipelines.errors import DataError
+from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.records.export import ExportScheme, FolderExport
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
@@ -28,7 +29,7 @@ from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
 from tf1_pipelines.records.writer import AtomicRecordWriters
 
 TFRECORDS_FILENAME = "pascal_voc_segmentation.tfrecords"
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff")
+IMAGE_SUFFIXES = IMAGE_EXTENSIONS  # the one rule of tf1_pipelines.image.folders
 
 
 def _bytes_feature(value: bytes) -> tf.train.Feature:
@@ -145,10 +146,10 @@ def find_pairs(image_dir: str, mask_dir: str) -> list[tuple[str, str]]:
     for directory in (image_dir, mask_dir):
         if not os.path.isdir(directory):
             raise DataError("image/mask directory does not exist", path=directory)
-    masks = {os.path.splitext(name)[0]: os.path.join(mask_dir, name)
-             for name in sorted(os.listdir(mask_dir)) if name.lower().endswith(IMAGE_SUFFIXES)}
-    images = [name for name in sorted(os.listdir(image_dir))
-              if name.lower().endswith(IMAGE_SUFFIXES)]
+    # One rule for image folders (tf1_pipelines.image.folders): extensions in any
+    # case, a dangling link a DataError, 8-bit images only.
+    masks = {os.path.splitext(os.path.basename(path))[0]: path for path in image_files(mask_dir)}
+    images = [os.path.basename(path) for path in image_files(image_dir)]
     if not images:
         raise DataError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in this directory",
                         path=image_dir)
