@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
-from tf1_pipelines.image import pilutil as misc
 from tf1_pipelines.errors import ConfigError
+from tf1_pipelines.image import pilutil as misc
 from tf1_pipelines.image.colour import img_to_uint8, psnr, rgb2ycbcr, ycbcr2rgb
 from tf1_pipelines.image.patches import list_images, random_patch, read_rgb
 from tf1_pipelines.inputs.dataset import one_shot
