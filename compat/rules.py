@@ -134,8 +134,9 @@ CONTRIB_DATA_FROM_V1: tuple[str, ...] = (
 #: ``tf.contrib`` packages the runner serves only in part: the package imports, the
 #: names it lists work, its other names raise naming the replacement.
 PARTIAL_CONTRIB_PACKAGES: dict[str, str] = {
-    "learn": "tf.contrib.learn is provided for its datasets (the MNIST reader, compat.tutorials.mnist_input_data); "
-             "its other names raise, naming tf.keras",
+    "learn": "tf.contrib.learn is provided for its datasets (the MNIST reader, compat.tutorials.mnist_input_data) "
+             "and Experiment / learn_runner / RunConfig on tf.estimator (compat.contrib.learn); "
+             "its other names raise, naming tf.estimator or tf.keras",
 }
 
 #: What replaced each ``tf.contrib`` submodule the runner does not provide.
@@ -174,6 +175,27 @@ CONTRIB_REPLACEMENTS: dict[str, str] = {
     "util": "tf.compat.v1 (make_tensor_proto, make_ndarray: tf.make_tensor_proto, tf.make_ndarray)",
     "staging": "tf.data prefetch (Dataset.prefetch)",
     "factorization": "nothing in TensorFlow 2 (use tf.keras or scikit-learn)",
+    # Refused after weighing how much TF1 code used them (docs/contrib.md).
+    "cloud": "tensorflow_io (BigQuery) or the google-cloud-bigtable client",
+    "constrained_optimization": "the tensorflow_constrained_optimization package",
+    "copy_graph": "tf.compat.v1.train.import_meta_graph / tf.graph_util.import_graph_def into the other graph",
+    "ffmpeg": "tf.audio.decode_wav, or ffmpeg / librosa in Python before the input pipeline",
+    "graph_editor": "build the graph as wanted (tf.compat.v1.graph_util for GraphDefs; "
+                    "gradient checkpointing: tf.recompute_grad)",
+    "grid_rnn": "tf.keras.layers.RNN over a custom cell (grid LSTMs have no TensorFlow 2 equivalent)",
+    "labeled_tensor": "plain tensors with named dimensions kept in Python (the package was never continued)",
+    "linear_optimizer": "tf.keras linear models (SDCA was removed with tf.estimator)",
+    "model_pruning": "the tensorflow_model_optimization package (tfmot.sparsity.keras)",
+    "periodic_resample": "tf.reshape / tf.transpose of the periodic dimension",
+    "receptive_field": "compute receptive fields by hand from the layers' kernel sizes and strides",
+    "remote_fused_graph": "nothing in TensorFlow 2 (Hexagon remote graphs were removed)",
+    "rpc": "tf.distribute.experimental.rpc or a gRPC client outside the graph",
+    "saved_model": "tf.keras.models.save_model / tf.keras.models.load_model",
+    "solvers": "tf.linalg (lstsq, solve) or tf.linalg.experimental.conjugate_gradient",
+    "specs": "tf.keras.Sequential (the specs mini-language was never continued)",
+    "stat_summarizer": "tf.compat.v1.profiler",
+    "tensor_forest": "the tensorflow_decision_forests package",
+    "timeseries": "tf.keras sequence models or the statsmodels package",
     "hooks": "tf.compat.v1.train hooks",
 }
 
@@ -196,9 +218,12 @@ def contrib_message(path: str) -> str:
     if replacement is not None:
         return (f"{where} is not provided by the compat runner (tf.contrib was removed in "
                 f"TensorFlow 2); use {replacement}")
+    from compat.contrib import HAND_WIRED, bridged_modules  # light: lists module files, imports none
+    provided = sorted({*HAND_WIRED - {"hparams"}, "layers", "framework", "training", "deprecated", "nn",
+                       *bridged_modules()})
     return (f"{where} is not provided by the compat runner (tf.contrib was removed in "
-            "TensorFlow 2, and no replacement is known here); only tf.contrib.data, slim, layers, "
-            "framework, training, deprecated, nn and learn.datasets are provided")
+            "TensorFlow 2, and no replacement is known here); the tf.contrib modules provided are "
+            f"{', '.join(provided)}")
 
 
 def removed_module_message(fullname: str) -> str | None:
@@ -254,60 +279,17 @@ _FEATURE_COLUMNS = ("tf.compat.v1.feature_column (feature columns) or Keras prep
 
 #: TF1 names of the served ``tf.contrib`` modules that ``tf_slim`` does not have, with what to use.
 SLIM_MOVED: dict[str, dict[str, str]] = {
+    # compat.contrib._slim_extras serves the other TF1 names tf_slim lacks (old feature columns, nest, ...).
     "layers": {
         **{name: _FEATURE_COLUMNS for name in (
-            "feature_column", "bucketized_column", "check_feature_columns",
-            "create_feature_spec_for_parsing", "crossed_column", "embedding_column",
-            "scattered_embedding_column", "input_from_feature_columns", "transform_features",
-            "joint_weighted_sum_from_feature_columns", "make_place_holder_tensors_for_base_features",
-            "one_hot_column", "parse_feature_columns_from_examples",
-            "parse_feature_columns_from_sequence_examples", "real_valued_column",
-            "shared_embedding_columns", "sparse_column_with_hash_bucket",
-            "sparse_column_with_integerized_feature", "sparse_column_with_keys",
-            "sparse_column_with_vocabulary_file", "weighted_sparse_column",
-            "weighted_sum_from_feature_columns", "infer_real_valued_columns",
+            "scattered_embedding_column", "parse_feature_columns_from_sequence_examples",
             "sequence_input_from_feature_columns")},
-        "embed_sequence": "tf.keras.layers.Embedding",
-        "embedding_lookup_unique": "tf.nn.embedding_lookup",
-        "safe_embedding_lookup_sparse": "tf.compat.v1.nn.safe_embedding_lookup_sparse",
-        "bow_encoder": "tf.keras.layers.Embedding followed by tf.reduce_mean",
         "multi_class_target": "a loss computed directly (tf.compat.v1.losses)",
         "regression_target": "a loss computed directly (tf.compat.v1.losses)",
     },
     "framework": {
-        "nest": "tf.nest",
-        "is_tensor": "tf.is_tensor",
-        "assert_same_float_dtype": "tf.debugging.assert_type",
-        "assert_scalar": "tf.debugging.assert_scalar",
-        "assert_scalar_int": "tf.debugging.assert_scalar and tf.debugging.assert_integer",
-        "convert_to_tensor_or_sparse_tensor": "tf.compat.v1.convert_to_tensor_or_sparse_tensor",
-        "get_graph_from_inputs": "tf.compat.v1.get_default_graph()",
-        "is_numeric_tensor": "tensor.dtype.is_floating or tensor.dtype.is_integer",
-        "is_non_decreasing": "tf.math.is_non_decreasing",
-        "is_strictly_increasing": "tf.math.is_strictly_increasing",
-        "reduce_sum_n": "tf.add_n",
-        "remove_squeezable_dimensions": "tf.squeeze",
-        "with_shape": "tf.ensure_shape",
-        "with_same_shape": "tf.debugging.assert_shapes",
-        "deprecated": "nothing (a decorator that logged a deprecation; drop it)",
-        "deprecated_args": "nothing (a decorator that logged a deprecation; drop it)",
-        "deprecated_arg_values": "nothing (a decorator that logged a deprecation; drop it)",
-        "get_name_scope": "tf.compat.v1.get_default_graph().get_name_scope()",
-        "prepend_name_scope": "string formatting of the scope name",
-        "strip_name_scope": "string formatting of the scope name",
-        "zero_initializer": "variable.assign(tf.zeros_like(variable))",
-        "load_checkpoint": "tf.train.load_checkpoint",
-        "list_variables": "tf.train.list_variables",
-        "load_variable": "tf.train.load_variable",
-        "init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
-        "argsort": "tf.argsort",
-        "sort": "tf.sort",
-        "py_func": "tf.compat.v1.py_func",
-        "smart_cond": "tf.cond",
-        "smart_case": "tf.case",
-        "TensorSpec": "tf.TensorSpec",
-        "BoundedTensorSpec": "tf.TensorSpec",
-        "RecordInput": "tf.data.TFRecordDataset",
+        "fuse_op": "nothing (graph-rewriting helper of TF 1.x; TensorFlow 2's grappler fuses ops itself)",
+        "load_variable_slot_initializer": "tf.train.Checkpoint with the optimizer tracked (slots restore with it)",
     },
     "training": {
         "bucket_by_sequence_length": "tf.data.experimental.bucket_by_sequence_length",

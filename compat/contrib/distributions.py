@@ -17,7 +17,7 @@ __all__ = [
     "GammaWithSoftplusConcentrationRate", "InverseGammaWithSoftplusConcentrationRate", "LaplaceWithSoftplusScale",
     "MultivariateNormalDiagWithSoftplusScale", "NormalWithSoftplusScale", "StudentTWithAbsDfSoftplusScale",
     "VectorExponentialDiag", "VectorLaplaceDiag", "WishartCholesky", "WishartFull", "matrix_diag_transform",
-    "tridiag",
+    "moving_mean_variance", "tridiag",
 ]
 
 _TFD = "tensorflow_probability.distributions"
@@ -53,7 +53,6 @@ REFUSED: dict[str, str] = {
     "VectorSinhArcsinhDiag": "tfp.distributions.TransformedDistribution with tfp.bijectors.SinhArcsinh",
     "estimator_head_distribution_regression": "a tf.keras model with a tfp.layers.DistributionLambda output "
                                               "(tf.estimator was removed in TensorFlow 2.16)",
-    "moving_mean_variance": "tfp.stats.assign_moving_mean_variance",
     "quadrature_scheme_softmaxnormal_gauss_hermite": "tfp.distributions.quadrature_scheme_lognormal_gauss_hermite",
     "quadrature_scheme_softmaxnormal_quantiles": "tfp.distributions.quadrature_scheme_lognormal_quantiles",
 }
@@ -144,7 +143,8 @@ def Chi2WithAbsDf(df: Any, validate_args: bool = False, allow_nan_stats: bool = 
 
 def WishartCholesky(df: Any, scale: Any, cholesky_input_output_matrices: bool = False, validate_args: bool = False,
                     allow_nan_stats: bool = True, name: str = "WishartCholesky") -> Any:
-    """Wishart with ``df`` degrees of freedom and scale ``scale @ scale^T`` (``scale``: lower-triangular ``[..., k, k]``).
+    """Wishart with ``df`` degrees of freedom and scale ``scale @ scale^T`` (``scale``: lower triangular,
+    ``[..., k, k]``).
 
     ``tfp.distributions.WishartTriL`` is the same distribution under its newer name.
     """
@@ -230,3 +230,29 @@ def VectorExponentialDiag(loc: Any = None, scale_diag: Any = None, scale_identit
     """``loc + scale @ X`` over ``[..., k]`` vectors, ``X`` iid Exponential(1), ``scale`` diagonal."""
     return _vector_diag("Exponential", loc, scale_diag, scale_identity_multiplier, validate_args,
                         allow_nan_stats, name)
+
+
+def moving_mean_variance(value: Any, decay: Any, collections: Any = None, name: str | None = None) -> tuple[Any, Any]:
+    """Exponentially weighted moving mean and variance of ``value``, updated each time they are run.
+
+    Creates the zero-initialized, non-trainable variables ``moving_mean`` and
+    ``moving_variance`` (``value``'s shape and dtype) in scope ``name`` and
+    returns them after one update: ``variance <- decay * (variance + (1 - decay)
+    * (value - mean)^2)`` with the old mean, then ``mean <- decay * mean +
+    (1 - decay) * value``.
+    """
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    with v1.variable_scope(name, "moving_mean_variance", [value, decay]):
+        value = tf.convert_to_tensor(value, name="value")
+        keys = collections if collections is not None else [v1.GraphKeys.GLOBAL_VARIABLES]
+        mean = v1.get_variable("moving_mean", shape=value.shape, dtype=value.dtype,
+                               initializer=v1.zeros_initializer(), trainable=False, collections=keys)
+        variance = v1.get_variable("moving_variance", shape=value.shape, dtype=value.dtype,
+                                   initializer=v1.zeros_initializer(), trainable=False, collections=keys)
+        decay = tf.cast(decay, value.dtype)
+        delta = value - mean
+        new_variance = v1.assign(variance, decay * (variance + (1.0 - decay) * delta * delta))
+        with tf.control_dependencies([new_variance]):
+            new_mean = v1.assign_add(mean, (1.0 - decay) * delta)
+        return new_mean, new_variance

@@ -70,5 +70,5 @@ __getattr__ = forwarding_getattr("eager", FORWARDS, REFUSED)
 
 
 def get_optimizer_variables(optimizer: Any) -> list[Any]:
-    """The variables ``optimizer`` created (slots and its own, e.g. Adam's beta powers), as ``optimizer.variables()``."""
+    """The variables ``optimizer`` created (its slots and its own, e.g. Adam's beta powers)."""
     return list(optimizer.variables())

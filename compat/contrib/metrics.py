@@ -19,6 +19,7 @@ from compat.contrib import refusing_getattr
 __all__ = [
     "accuracy", "aggregate_metric_map", "aggregate_metrics", "cohen_kappa", "confusion_matrix", "count",
     "set_difference", "streaming_sparse_average_precision_at_top_k", "f1_score", "precision_at_recall",
+    "recall_at_precision",
     "streaming_curve_points",
     "streaming_concat",
     "set_intersection", "set_size", "set_union", "sparse_recall_at_top_k", "streaming_accuracy", "streaming_auc",
@@ -40,7 +41,6 @@ __all__ = [
 REFUSED: dict[str, str] = {
     "auc_using_histogram": "tf.compat.v1.metrics.auc (or streaming_auc)",
     "auc_with_confidence_intervals": "tf.compat.v1.metrics.auc; confidence intervals by bootstrap in NumPy",
-    "recall_at_precision": "tf_keras.metrics.RecallAtPrecision",
     "precision_recall_at_equal_thresholds": "tf.compat.v1.metrics.precision_at_thresholds and "
                                             "recall_at_thresholds",
     "streaming_dynamic_auc": "tf.compat.v1.metrics.auc, or sklearn.metrics.roc_auc_score on gathered values",
@@ -386,6 +386,27 @@ def precision_at_recall(labels: Any, predictions: Any, target_recall: float, wei
         return counts["tp"][index] / (counts["tp"][index] + counts["fp"][index] + _EPSILON)
     return _curve_metric(labels, predictions, weights, num_thresholds, metrics_collections, updates_collections,
                          name, "precision_at_recall", precision_there)
+
+
+def recall_at_precision(labels: Any, predictions: Any, precision: float, weights: Any = None,
+                        num_thresholds: int = 200, metrics_collections: Any = None, updates_collections: Any = None,
+                        name: Any = None, strict_mode: bool = False) -> Pair:
+    """Running recall at the threshold whose precision is closest to ``precision`` (in [0, 1]).
+
+    ``strict_mode=True`` (only thresholds at or above the target precision) is not provided.
+    """
+    if not 0.0 <= precision <= 1.0:
+        raise ValueError(f"recall_at_precision: precision must be in [0, 1], got {precision}")
+    if strict_mode:
+        raise ValueError("recall_at_precision: strict_mode=True is not provided by the compat runner; use "
+                         "strict_mode=False or streaming_precision_at_thresholds / streaming_recall_at_thresholds")
+
+    def recall_there(counts: Mapping[str, Any]) -> Any:
+        precisions = counts["tp"] / (counts["tp"] + counts["fp"] + _EPSILON)
+        index = tf.argmin(tf.abs(precisions - precision), output_type=tf.int32)
+        return counts["tp"][index] / (counts["tp"][index] + counts["fn"][index] + _EPSILON)
+    return _curve_metric(labels, predictions, weights, num_thresholds, metrics_collections, updates_collections,
+                         name, "recall_at_precision", recall_there)
 
 
 def streaming_curve_points(labels: Any = None, predictions: Any = None, weights: Any = None,

@@ -13,8 +13,10 @@ module gives old scripts those ``tf.contrib`` names back:
   variable helpers of ``tf_slim.ops``) and ``tensorflow.contrib.training``
   (:class:`compat.contrib.hparams.HParams` and the training and evaluation loops of
   ``tf_slim.training``). ``tf_slim`` is imported when a name is first used.
-  A TF1 name that ``tf_slim`` lacks raises :class:`compat.errors.LegacyAPIError`
-  naming its replacement (:data:`compat.rules.SLIM_MOVED`).
+  A TF1 name that ``tf_slim`` lacks is served from :mod:`compat.contrib._slim_extras`
+  when it has a provider there (nest, checkpoint readers, the old feature
+  columns, ...), else raises :class:`compat.errors.LegacyAPIError` naming its
+  replacement (:data:`compat.rules.SLIM_MOVED`).
 * :class:`ContribFinder` serves imports of those modules and of the deep paths
   old code used (``tensorflow.contrib.slim.python.slim.data.tfexample_decoder``
   is ``tf_slim.data.tfexample_decoder``; :data:`compat.rules.DEEP_MODULES`).
@@ -44,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compat import errors, rules
-from compat.contrib import hparams
+from compat.contrib import _slim_extras, hparams
 
 # Served by name here; the tables are compat.rules'.
 from compat.rules import DEEP_MODULES, EMPTY_PACKAGES, FACADES, FacadeSpec
@@ -171,6 +173,10 @@ def _facade_value(spec: FacadeSpec, name: str) -> Any:
         raise _needs_tf_slim(spec, exc) from None
     if f"tensorflow.contrib.{spec.name}.{name}" in EMPTY_PACKAGES:
         return _empty_package(f"tensorflow.contrib.{spec.name}.{name}")
+    try:  # a TF1 name tf_slim lacks but TensorFlow or this package provides
+        return _slim_extras.lookup(spec.name, name)
+    except KeyError:
+        pass
     raise errors.LegacyAPIError(_missing_message(spec, name))
 
 
@@ -183,7 +189,7 @@ def _has_submodule(package: str, name: str) -> bool:
 
 def _facade_names(spec: FacadeSpec) -> list[str]:
     """The names ``dir()`` and ``import *`` see; empty if ``tf_slim`` cannot be imported."""
-    names = {extra for extra, _ in spec.extras}
+    names = {extra for extra, _ in spec.extras} | set(_slim_extras.names(spec.name))
     try:
         for source in spec.sources:
             names.update(_served_names(source, spec.everything))

@@ -54,6 +54,7 @@ from typing import Any
 import compat.contrib as contrib_bridges
 from compat import keras2, rules
 from compat.contrib import slim as slim_bridge
+from compat.estimator import _gaps as estimator_gaps
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
 from compat.runner import deterministic_protobuf, hints, legacy_keras, rewrite, startup_log, thread_endings
 from compat.runner.modules import ModuleObjectLoader
@@ -319,6 +320,7 @@ class Installation:
         if self.protobuf is not None:
             self.protobuf.uninstall()
             self.protobuf = None
+        estimator_gaps.restore()  # what tf.estimator's package was given, if a script used it
 
     def __enter__(self) -> Installation:
         return self

@@ -150,6 +150,16 @@ def _cross_entropy_rows() -> list[Rename]:
     return rows
 
 
+def _contrib_nn_rows() -> list[Rename]:
+    """``tf.contrib.nn`` ops of TensorFlow 1.x, written in :mod:`compat.contrib._nn_extras`."""
+    from compat.contrib import _nn_extras
+    news = {"alpha_dropout": "tf.keras.layers.AlphaDropout", "conv1d_transpose": "tf.nn.conv1d_transpose",
+            "nth_element": "tf.sort or tf.math.top_k", "scaled_softplus": "alpha * tf.nn.softplus(x / alpha)",
+            "sampled_sparse_softmax_loss": "tf.nn.sampled_softmax_loss (num_true=1)"}
+    return [Rename(old=f"contrib.nn.{name}", new=new, description="TensorFlow 1.x contrib op, written on today's ops",
+                   adapter=getattr(_nn_extras, name)) for name, new in news.items()]
+
+
 #: Every pre-1.0 name the runner knows, in the order of TensorFlow 1.0's upgrade table.
 RENAMES: tuple[Rename, ...] = (
     # NumPy-matching names
@@ -215,6 +225,7 @@ RENAMES: tuple[Rename, ...] = (
            description="pre-1.0 boolean dims vector (one entry per dimension) accepted and turned into "
                        "axis indices", adapter=tf0_ops.reverse, old_call="bool_list"),
     *_cross_entropy_rows(),
+    *_contrib_nn_rows(),
     Rename(old="nn.nce_loss", new="tf.compat.v1.nn.nce_loss(weights, biases, labels, inputs, ...)",
            description="pre-1.0 order (weights, biases, inputs, labels, ...) accepted: float inputs "
                        "before integer labels are swapped", adapter=tf0_ops.nce_loss, old_call="dtype"),
@@ -258,12 +269,7 @@ KEYWORD_RENAMES: dict[str, dict[str, str]] = {
 
 #: What replaced the ``tf.contrib.nn`` names the runner does not provide.
 CONTRIB_NN_REPLACEMENTS: dict[str, str] = {
-    "alpha_dropout": "tf.keras.layers.AlphaDropout",
-    "conv1d_transpose": "tf.nn.conv1d_transpose",
-    "nth_element": "tf.sort or tf.math.top_k",
     "rank_sampled_softmax_loss": "tf.nn.sampled_softmax_loss",
-    "sampled_sparse_softmax_loss": "tf.nn.sampled_softmax_loss",
-    "scaled_softplus": "tf.nn.softplus (scaled by hand)",
 }
 
 #: The ``tf.contrib`` modules that hold only this table's rows (other names are refused).
@@ -286,7 +292,8 @@ def bridged_action(row: Rename) -> str:
         detail = "" if row.description == _RENAMED else f" ({row.description})"
         return f"renamed op, bridged to {row.new}{detail}"
     adapter = getattr(row.adapter, "__name__", "?")
-    return f"served as compat.tf1.tf0_ops.{adapter}: {row.description}; today's spelling: {row.new}"
+    owner = getattr(row.adapter, "__module__", "compat.tf1.tf0_ops")
+    return f"served as {owner}.{adapter}: {row.description}; today's spelling: {row.new}"
 
 
 def refusal_message(row: Rename) -> str:
@@ -300,7 +307,7 @@ def contrib_overlay_message(prefix: str, attr: str) -> str:
     if prefix == "contrib.nn":
         replacement = CONTRIB_NN_REPLACEMENTS.get(attr, "tf.nn or tf.keras.layers")
         return (f"tf.contrib.nn.{attr} is not provided by the compat runner (only the "
-                f"deprecated_flipped_* losses are); use {replacement}")
+                f"deprecated_flipped_* losses and the ops of compat.contrib._nn_extras are); use {replacement}")
     return (f"tf.{prefix}.{attr} is not provided by the compat runner; "
             "it only held the pre-1.0 *_summary ops")
 

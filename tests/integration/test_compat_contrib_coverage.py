@@ -34,9 +34,9 @@ pytestmark = pytest.mark.skipif(API_DIR is None, reason="TF 1.15 API tables not 
 #: Bridges written for the second half of tf.contrib, with the fewest of their TF 1.15 names that must resolve.
 OWN: dict[str, int] = {
     "autograph": 15, "batching": 2, "bayesflow": 1, "checkpoint": 11, "cluster_resolver": 8, "compiler": 2,
-    "crf": 11, "distribute": 23, "distributions": 70, "eager": 39, "feature_column": 5, "image": 12,
-    "input_pipeline": 1, "integrate": 2, "keras": 15, "kernel_methods": 2, "lookup": 23, "losses": 14,
-    "metrics": 47, "mixed_precision": 4, "opt": 19, "optimizer_v2": 7, "predictor": 1, "proto": 2,
+    "crf": 11, "distribute": 23, "distributions": 77, "eager": 41, "feature_column": 5, "image": 12,
+    "input_pipeline": 1, "integrate": 2, "keras": 15, "kernel_methods": 2, "lookup": 23, "losses": 15,
+    "metrics": 53, "mixed_precision": 4, "opt": 19, "optimizer_v2": 7, "predictor": 1, "proto": 2,
     "quantization": 7, "recurrent": 2, "reduce_slice_ops": 0, "resampler": 0, "signal": 9, "sparsemax": 2,
     "staging": 1, "stateless": 4, "summary": 19, "testing": 1, "tfprof": 2, "util": 5,
 }
@@ -87,3 +87,5 @@ def test_totals(walk: dict[str, Any]) -> None:
         if walk[module]["module"] != "ok":
             assert walk[module]["module"] == "refused", (module, walk[module]["message"])
     assert len(counted) >= len(OWN)
+    # issue 23: at least 35 modules provided, and at least 90 % of the names inside them resolve
+    assert len(counted) >= 35 and ok * 10 >= total * 9, (len(counted), ok, total)

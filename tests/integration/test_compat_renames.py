@@ -7,16 +7,13 @@ an event file that is read back. Subprocess tests run old scripts through
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers.scripts import compat_run, write
 
 from compat.checker import check
 from compat.tf1 import namespace as tf1
@@ -39,18 +36,6 @@ def run_graph(build: Callable[[], Any]) -> Any:
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             return sess.run(fetches)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
-
-
-def compat_run(script: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="-1")
-    return subprocess.run([sys.executable, "-m", "compat", "run", str(script), *args], cwd=script.parent,
-                          env=env, capture_output=True, text=True, timeout=TIMEOUT)
 
 
 RNG = np.random.RandomState(0)
@@ -316,8 +301,9 @@ def test_contrib_nn_flipped_losses(ns: Any) -> None:
     targets = (ONE_HOT > 0.5).astype(np.float32)
     assert_close(run_graph(lambda: nn.deprecated_flipped_sigmoid_cross_entropy_with_logits(
         logits=LOGITS, targets=targets)), np_sigmoid_xent(LOGITS, targets))
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.nn\.alpha_dropout .*AlphaDropout"):
-        nn.alpha_dropout  # noqa: B018
+    with pytest.raises(AttributeError, match=r"tf\.contrib\.nn\.rank_sampled_softmax_loss .*sampled_softmax_loss"):
+        nn.rank_sampled_softmax_loss  # noqa: B018
+    assert_close(run_graph(lambda: nn.scaled_softplus(LOGITS, 2.0)), 2.0 * np.log1p(np.exp(LOGITS / 2.0)))
 
 
 def np_whitening(image: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers.scripts import write
 
 from compat.checker import check
 from compat.contrib import slim as slim_bridge
@@ -36,12 +37,6 @@ def compat_run(script: Path, env_extra: dict[str, str] | None = None) -> subproc
     env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "compat", "run", script.name], cwd=script.parent,
                           env=env, capture_output=True, text=True, timeout=TIMEOUT)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 def last_json(result: subprocess.CompletedProcess) -> Any:
@@ -191,7 +186,8 @@ SLIM_SCRIPT = """
             callable(xavier_initializer()), callable(variance_scaling_initializer()),
             callable(layers.instance_norm), callable(framework.assign_from_checkpoint_fn)]
     refused = {}
-    for owner, name in [(layers, "real_valued_column"), (framework, "nest"), (tf.contrib, "rnn"),
+    for owner, name in [(layers, "scattered_embedding_column"), (framework, "fuse_op"),
+                        (tf.contrib.rnn, "GridLSTMCell"),
                         (layers, "no_such_layer")]:
         try:
             getattr(owner, name)
@@ -239,9 +235,9 @@ def test_contrib_slim_layers_framework_training(tmp_path: Path) -> None:
     # Before: `import tensorflow.contrib.slim as slim` and tf.contrib.training.HParams were refused.
     out = last_json(compat_run(write(tmp_path / "slim_script.py", SLIM_SCRIPT)))
     assert out["same"] == [True] * len(out["same"])
-    assert "tf.compat.v1.feature_column" in out["refused"]["real_valued_column"]
-    assert "use tf.nest" in out["refused"]["nest"]
-    assert "tf.contrib.rnn is not provided" in out["refused"]["rnn"]
+    assert "tf.compat.v1.feature_column" in out["refused"]["scattered_embedding_column"]
+    assert "grappler" in out["refused"]["fuse_op"]
+    assert "grid LSTMs are not provided" in out["refused"]["GridLSTMCell"]
     assert "tf_slim package, which serves tf.contrib.layers, has no no_such_layer" in (
         out["refused"]["no_such_layer"])
     assert out["hp"] == {"lr": 0.5, "sizes": [4, 5, 6]}
@@ -368,8 +364,8 @@ def test_bridge_supplies_tf_slim_gaps_only_while_installed(tmp_path: Path) -> No
         assert normalization is importlib.import_module("tf_keras.src.legacy_tf_layers.normalization")
         with pytest.raises(ImportError, match="tf_slim package, which serves tf.contrib.slim, has no nothi"):
             from tensorflow.contrib.slim import nothing  # noqa: F401
-        with pytest.raises(ImportError, match=r"tf.contrib.rnn is not provided"):
-            import tensorflow.contrib.rnn  # noqa: F401
+        with pytest.raises(ImportError, match=r"tf.contrib.graph_editor is not provided"):
+            import tensorflow.contrib.graph_editor  # noqa: F401
     assert sys.meta_path == meta_path
     assert not hasattr(control_flow_ops, "cond")
     assert "tensorflow.contrib.slim" not in sys.modules
@@ -383,8 +379,9 @@ def test_contrib_facades_without_the_runner() -> None:
     assert contrib.training.HParams(a=2).a == 2
     with pytest.raises(tf1.LegacyAPIError, match="tf.data.experimental.bucket_by_sequence_length"):
         contrib.training.bucket_by_sequence_length  # noqa: B018
-    with pytest.raises(tf1.LegacyAPIError, match="tf.train.list_variables"):
-        contrib.framework.list_variables  # noqa: B018
+    with pytest.raises(tf1.LegacyAPIError, match="grappler"):
+        contrib.framework.fuse_op  # noqa: B018
+    assert contrib.framework.list_variables.__name__ == "list_variables"  # served from TensorFlow
     assert "arg_scope" in dir(contrib.framework) and "conv2d" in contrib.layers.__all__
 
 
@@ -396,9 +393,10 @@ def test_classify_served_contrib_names() -> None:
                ["contrib", "training", "HParams"]]
     for parts in bridged:
         assert tf1.classify_tf_attribute(parts).status == "bridged", parts
-    for parts, text in [(["contrib", "layers", "real_valued_column"], "feature_column"),
-                        (["contrib", "framework", "nest"], "tf.nest"),
-                        (["contrib", "rnn", "LSTMCell"], "rnn_cell")]:
+    assert tf1.classify_tf_attribute(["contrib", "layers", "real_valued_column"]).status == "bridged"
+    for parts, text in [(["contrib", "layers", "scattered_embedding_column"], "feature_column"),
+                        (["contrib", "framework", "fuse_op"], "grappler"),
+                        (["contrib", "rnn", "GridLSTMCell"], "grid LSTMs")]:
         verdict = tf1.classify_tf_attribute(parts)
         assert verdict.status == "unsupported" and text in verdict.action, parts
 
@@ -417,8 +415,8 @@ def test_check_reports_slim_as_bridged(tmp_path: Path) -> None:
         net = tf.contrib.layers.conv2d
         hp = tf.contrib.training.HParams(lr=0.1)
         scope = tf.contrib.framework.arg_scope
-        col = tf.contrib.layers.real_valued_column
-        cell = tf.contrib.rnn.LSTMCell
+        col = tf.contrib.layers.scattered_embedding_column
+        cell = tf.contrib.rnn.GridLSTMCell
     """)
     report = check.check_script(tmp_path / "train.py")
     status = {f.construct: f.status for f in report.findings}
@@ -431,9 +429,8 @@ def test_check_reports_slim_as_bridged(tmp_path: Path) -> None:
         assert status[construct] == "bridged", construct
     unsupported = {(f.line, f.construct) for f in report.unsupported}
     assert unsupported == {(7, "from tensorflow.contrib.slim.python.slim.nothing_here import ..."),
-                           (8, "import tensorflow.contrib.rnn"),
-                           (13, "tf.contrib.layers.real_valued_column"),
-                           (14, "tf.contrib.rnn.LSTMCell")}
+                           (13, "tf.contrib.layers.scattered_embedding_column"),
+                           (14, "tf.contrib.rnn.GridLSTMCell")}
 
 
 @pytest.mark.timeout(TIMEOUT + 30)
