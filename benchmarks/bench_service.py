@@ -13,7 +13,7 @@ that runs on the workers.
 
 On one machine the workers share its cores with the consumer, so the ratios say
 what the service costs (serialisation, gRPC, re-batching) more than what it
-gains; on separate hosts each worker brings its own cores. The README turns the
+gains; on separate hosts each worker brings its own cores. docs/scale_out.md turns the
 per-worker rate into the number of workers a GPU step rate needs.
 
 Run::
@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 import tf1_pipelines as tp
-from tf1_pipelines.service_cli import free_port
+from tf1_pipelines.cli.service_cli import free_port
 
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "div2k_sr native": ("div2k_sr", dict(batch_size=64, lr_method="native", seed=1)),

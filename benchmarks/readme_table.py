@@ -1,4 +1,4 @@
-"""The README's benchmark table from a bench run's JSON:
+"""The benchmark table of docs/benchmarks.md from a bench run's JSON:
 ``python benchmarks/readme_table.py bench.json`` prints the Markdown table
 (``python -m tf1_pipelines bench --json bench.json --plot docs/bench.png`` makes
 the JSON and the plot of the same run)."""

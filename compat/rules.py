@@ -124,6 +124,8 @@ CONTRIB_DATA_PROVIDED: dict[str, str] = {
     "parallel_interleave": "Dataset.interleave(..., num_parallel_calls=cycle_length)",
     "batch_and_drop_remainder": "Dataset.batch(batch_size, drop_remainder=True)",
     "padded_batch_and_drop_remainder": "Dataset.padded_batch(..., drop_remainder=True)",
+    "sliding_window_batch": "Dataset.window(size, shift, stride, drop_remainder=True) with each window batched",
+    "assert_element_shape": "Dataset.map with tf.ensure_shape on each component",
 }
 
 #: ``tf.contrib.data`` classes of TF 1.2-1.3 that live on in ``tf.compat.v1.data``.
@@ -160,7 +162,7 @@ CONTRIB_REPLACEMENTS: dict[str, str] = {
     "distributions": "the tensorflow_probability package (tfp.distributions)",
     "bayesflow": "the tensorflow_probability package",
     "summary": "tf.compat.v1.summary or tf.summary",
-    "tensorboard": "the tensorboard package",
+    "tensorboard": "the tensorboard package (plugins.projector is provided: compat.contrib.tensorboard)",
     "keras": "tf.keras",
     "lookup": "tf.lookup",
     "quantize": "the tensorflow_model_optimization package",
@@ -174,7 +176,7 @@ CONTRIB_REPLACEMENTS: dict[str, str] = {
     "memory_stats": "tf.config.experimental.get_memory_info",
     "util": "tf.compat.v1 (make_tensor_proto, make_ndarray: tf.make_tensor_proto, tf.make_ndarray)",
     "staging": "tf.data prefetch (Dataset.prefetch)",
-    "factorization": "nothing in TensorFlow 2 (use tf.keras or scikit-learn)",
+    "factorization": "scikit-learn (KMeans and KMeansClustering are provided: compat.contrib.factorization)",
     # Refused after weighing how much TF1 code used them (docs/contrib.md).
     "cloud": "tensorflow_io (BigQuery) or the google-cloud-bigtable client",
     "constrained_optimization": "the tensorflow_constrained_optimization package",

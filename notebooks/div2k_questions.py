@@ -30,7 +30,7 @@ import tensorflow as tf
 from IPython.display import Markdown, display
 
 import tf1_pipelines as tp
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.image.patches import grid_patches, list_images, luma_uint8, read_rgb
 from tf1_pipelines.image.resize import resize_bicubic_matmul
 from tf1_pipelines.pipelines.div2k_sr import lr_by_py_func, parse_patch, parse_patch_batch, write_patch_records

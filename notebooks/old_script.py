@@ -29,7 +29,7 @@ import scipy
 import tensorflow as tf
 from IPython.display import Markdown, display
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 tf.get_logger().setLevel("ERROR")
 

@@ -29,7 +29,7 @@ import tensorflow as tf
 from IPython.display import Markdown, display
 
 import tf1_pipelines as tp
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.inputs.queue import sample_fill
 from tf1_pipelines.pipelines.voc_segmentation import mask_from_luma, pair_to_example
 from tf1_pipelines.records.serialize import serialize

@@ -10,7 +10,7 @@ from typing import Any
 import imageio.v3 as iio
 import pytest
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -10,6 +10,10 @@ Importing this package changes no global TensorFlow state, and does not even loa
 TensorFlow: the public names below are imported on first use. That lets the command
 line (``python -m tf1_pipelines``) quiet TensorFlow's start-up log before TensorFlow
 loads, which it cannot do once the library has imported it.
+
+The top level is the public face; ``runtime/`` (sessions, threads, steps), ``cli/``
+(the command lines), ``data/`` (embedded data) and the other sub-packages are laid out
+in ``docs/architecture.md``.
 """
 from __future__ import annotations
 

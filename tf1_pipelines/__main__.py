@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tf1_pipelines.quiet_cli import quiet_tensorflow as _quiet_tensorflow
-from tf1_pipelines.service_cli import add_serve_parser, run_serve
+from tf1_pipelines.cli.quiet_cli import quiet_tensorflow as _quiet_tensorflow
+from tf1_pipelines.cli.service_cli import add_serve_parser, run_serve
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,30 +58,30 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "cache":  # needs no TensorFlow
-        from tf1_pipelines.cache import run_cache_command
+        from tf1_pipelines.cli.cache import run_cache_command
         return run_cache_command(args.action)
     _quiet_tensorflow()
-    from tf1_pipelines.cli_errors import run_reporting_errors
+    from tf1_pipelines.cli.cli_errors import run_reporting_errors
     return run_reporting_errors(lambda: _run(args))
 
 
 def _run(args: argparse.Namespace) -> int:
     """One command of the parser but ``cache``; returns its exit status."""
     if args.command == "demo":
-        from tf1_pipelines.demo import run_demo
+        from tf1_pipelines.cli.demo import run_demo
         run_demo(args.out, args.data_dir)
     elif args.command == "bench":
         from tf1_pipelines.bench import run_bench
         run_bench(args.pipelines, args.seconds, args.rounds, args.json, args.plot, args.scale)
     elif args.command == "convert":
-        from tf1_pipelines.demo import build_records
+        from tf1_pipelines.cli.demo import build_records
         count = build_records(args.data_dir, args.save_dir, args.tfrecord_num, args.patch_size,
                               args.force)
         print(f"example number: {count}")
     elif args.command == "serve":
         return run_serve(args)
     elif args.command == "inspect":
-        from tf1_pipelines.inspect_records import check_file, run_inspect
+        from tf1_pipelines.cli.inspect_records import check_file, run_inspect
         return run_inspect(args.paths, lambda path: check_file(path, args.patch_size))
     return 0
 

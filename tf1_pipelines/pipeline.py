@@ -15,7 +15,11 @@ graph by default, or one the caller gives), and then runs them:
   depend on them are re-initialised (a reinitializable iterator restarts).
 * ``close()`` (also on ``with`` exit and garbage collection) stops the queue
   threads, letting each step in flight finish rather than cancelling it
-  (:mod:`tf1_pipelines.queue_threads`), and joins every thread with a bound.
+  (:mod:`tf1_pipelines.runtime.queue_threads`), and joins every thread with a bound.
+
+This module is the contract of a pipeline and its public methods; the machinery
+of sessions, threads and steps is :mod:`tf1_pipelines.runtime.session_runs`, the
+input position (save/restore) :mod:`tf1_pipelines.state`.
 
 Errors: the end of the data raises :class:`EndOfData` (an ``OutOfRangeError``);
 a step that produces nothing within ``stall_timeout`` seconds raises
@@ -28,14 +32,11 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, Self
 
-import numpy as np
 import tensorflow as tf
 
-from tf1_pipelines import graph_reclaim
 from tf1_pipelines import state as input_state
 from tf1_pipelines.errors import ConfigError, DataError, EndOfData, PipelineStalled
 from tf1_pipelines.fields import FieldSpec, check_field
@@ -47,170 +48,28 @@ from tf1_pipelines.options import (
     option_names,
     reject_unknown_options,
 )
-from tf1_pipelines.queue_threads import QueueThreads
-from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
-from tf1_pipelines.step_runner import StepRunner, StepsClosed, StepTimeout
+from tf1_pipelines.runtime import graph_reclaim
+from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
+from tf1_pipelines.runtime.session_runs import (
+    BuildRecord,
+    Built,
+    QueueStatus,
+    Run,
+    Runs,
+    collections_snapshot,
+    finish_build,
+    queue_runner_session_config,
+    run_step,
+    start_run,
+)
+from tf1_pipelines.runtime.step_runner import StepsClosed, StepTimeout
+
+__all__ = ["INTERRUPT_GRACE", "Pipeline", "QueueStatus", "Run", "queue_runner_session_config"]
 
 tf1 = tf.compat.v1
 
 #: Seconds queue threads get to end their steps when Ctrl-C closes a pipeline.
 INTERRUPT_GRACE = 0.25
-
-_QUEUE_OP_TYPES = ("FIFOQueueV2", "RandomShuffleQueueV2", "PaddingFIFOQueueV2", "PriorityQueueV2")
-
-
-class QueueStatus(NamedTuple):
-    """How full one queue of a pipeline is at one moment."""
-
-    name: str
-    size: int
-    capacity: int
-
-    @property
-    def fraction_full(self) -> float:
-        return self.size / self.capacity if self.capacity > 0 else 0.0
-
-
-def queue_runner_session_config() -> Any:
-    """A ``ConfigProto`` that runs each ``Session.run`` in its calling thread.
-
-    A queue-runner graph is driven by many Python threads (4 readers and 16
-    preprocessing threads in seed 004), each running a small graph branch over and
-    over. With the default shared inter-op thread pool every op of every branch is
-    handed to the pool, whose spinning workers cost more CPU than the ops on a small
-    machine (2.7 against 1.9 CPU ms per example for seed 004 on 2 cores). Running
-    the ops in the thread that called ``run`` (``inter_op_parallelism_threads < 0``)
-    gives the same values from the same graph; large ops still use the intra-op pool.
-    """
-    return tf1.ConfigProto(inter_op_parallelism_threads=-1)
-
-
-@dataclass
-class _BuildRecord:
-    """What a pipeline's ``_build`` asked for while it ran: the settings' placeholders
-    and the iterator initializers. One record per build, handed back to
-    :meth:`Pipeline._finish_build`; the helpers refuse to run outside a build."""
-
-    placeholders: dict[str, tf.Tensor] = field(default_factory=dict)
-    initializers: list[tf.Operation] = field(default_factory=list)
-
-
-@dataclass
-class _Built:
-    """What building the pipeline into one graph produced."""
-
-    graph: tf.Graph
-    tensors: Any                                   # the Batch of tensors
-    placeholders: dict[str, tf.Tensor]             # setting name -> placeholder
-    variable_initializer: tf.Operation | None      # our global and local variables
-    iterator_initializers: list[tf.Operation]      # re-run when a setting changes
-    queue_runners: list[Any]                       # tf1.train.QueueRunner
-    queue_sizes: dict[str, tuple[tf.Tensor, int]]  # queue name -> (size op, capacity)
-    fill_summaries: dict[str, tf.Tensor]           # "…/fraction_of_N_full" -> value
-    queue_dequeues: dict[str, Any] = field(default_factory=dict)  # queue name -> take one
-    step_inputs: frozenset[tf.Tensor] = frozenset()  # placeholders a batch depends on
-
-
-@dataclass
-class Run:
-    """The pipeline's state inside one session, as the :meth:`Pipeline._feed` hook
-    receives it: ``session`` (the ``tf.compat.v1.Session`` running the step),
-    ``coordinator`` and ``threads`` (its queue runners), ``settings`` (those the
-    iterators were last initialised with)."""
-
-    session: Any
-    coordinator: Any
-    threads: list[threading.Thread] = field(default_factory=list)
-    settings: dict[str, Any] = field(default_factory=dict)
-    queue_threads: QueueThreads | None = None
-    step: Any = None  # the batch tensors as a session callable, made on first use
-
-
-def placeholders_reached(tensors: Any) -> frozenset[tf.Tensor]:
-    """The placeholders whose values the (nested) ``tensors`` depend on, through data
-    and control inputs. An iterator's batch size reaches only its initializer, not
-    ``get_next``: feeding it at every step would be wasted work."""
-    pending = [t.op for t in tf.nest.flatten(tensors) if isinstance(t, tf.Tensor)]
-    seen: set[tf.Operation] = set()
-    found: set[tf.Tensor] = set()
-    while pending:
-        op = pending.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        if op.type in ("Placeholder", "PlaceholderWithDefault"):
-            found.add(op.outputs[0])
-        pending.extend(t.op for t in op.inputs)
-        pending.extend(op.control_inputs)
-    return frozenset(found)
-
-
-def _run_step(run: Run, built: _Built, feed: dict[tf.Tensor, Any]) -> Any:
-    """One run of the batch tensors in ``run``'s session. Placeholders the batch
-    does not depend on are left out of the feed; with nothing left to feed, the
-    step is a callable made once per session (``Session.make_callable``: the fetch
-    structure is analysed once, not at every ``sess.run``). Measured on batches of
-    32 small constant rows: 313 -> 186 us a step (a bare ``sess.run`` of 32 rows
-    sliced from constants: 183 us)."""
-    feed = {tensor: value for tensor, value in feed.items() if tensor in built.step_inputs}
-    if feed:
-        return run.session.run(built.tensors, feed_dict=feed)
-    if run.step is None:
-        run.step = run.session.make_callable(built.tensors)
-    return run.step()
-
-
-class _Runs:
-    """Every session the pipeline runs in, kept apart from the pipeline so that a
-    ``weakref.finalize`` can stop the threads without keeping the pipeline alive."""
-
-    def __init__(self, join_timeout: float, name: str = "pipeline") -> None:
-        self.join_timeout = join_timeout
-        self.by_session: dict[int, Run] = {}
-        self.own_session: Any = None
-        self.steps = StepRunner(name)  # get_batch's steps (see step_runner: why a thread)
-
-    def stop_all(self, grace: float | None = None) -> list[BaseException]:
-        """Stop and join every thread; close our own session. Returns join errors.
-
-        ``grace``: seconds the queue threads of our own session get to end their
-        steps before the session is closed under them, cancelling what is left (on
-        Ctrl-C); None waits up to ``join_timeout`` without cancelling anything."""
-        errors: list[BaseException] = []
-        self.steps.stop()  # waiting get_batch calls raise at once; none starts
-        for run in list(self.by_session.values()):
-            if (grace is not None and run.queue_threads is not None
-                    and run.session is self.own_session
-                    and not run.queue_threads.stop(grace)):
-                self.own_session.close()  # cancels the steps still in flight
-            errors.extend(stop_run(run, self.join_timeout))
-        self.by_session.clear()
-        if self.own_session is not None:
-            self.own_session.close()
-            self.own_session = None
-        if not self.steps.close(self.join_timeout):
-            errors.append(RuntimeError("a get_batch step is still running"))
-        return errors
-
-
-def stop_run(run: Run, join_timeout: float) -> list[BaseException]:
-    """Request stop, let the queue runners cancel pending enqueues, join with a bound."""
-    errors: list[BaseException] = []
-    # Steps in flight end by themselves, none is cancelled (see queue_threads).
-    if run.queue_threads is not None and not run.queue_threads.stop(join_timeout):
-        errors.append(RuntimeError("queue threads did not stop: "
-                                   + ", ".join(t.name for t in run.threads if t.is_alive())))
-    run.coordinator.request_stop()
-    try:
-        run.coordinator.join(run.threads, stop_grace_period_secs=join_timeout)
-    except tf.errors.OpError:
-        pass  # a reader error already reported through get_batch
-    except RuntimeError as exc:  # threads still alive after the grace period
-        errors.append(exc)
-    except Exception as exc:  # the coordinator re-raises thread errors as is
-        errors.append(exc)
-    run.threads.clear()
-    return errors
 
 
 class Pipeline:
@@ -269,7 +128,7 @@ class Pipeline:
         session is closed; a ``get_batch()`` waiting in another thread at that time
         raises ``RuntimeError("... pipeline is closed ...")`` at once, as does every
         later call. Ctrl-C while ``get_batch()`` waits raises ``KeyboardInterrupt``
-        within a fraction of a second (see :mod:`tf1_pipelines.step_runner`),
+        within a fraction of a second (see :mod:`tf1_pipelines.runtime.step_runner`),
         after closing the pipeline: its threads are joined on the way out.
         Subclass hooks run under the pipeline's lock (``_build``,
         ``_validate_settings``, the ``_feed`` of a step run in the caller) or in
@@ -277,9 +136,10 @@ class Pipeline:
     """
 
     name: ClassVar[str] = "pipeline"
-    Batch: ClassVar[type] = tuple
+    # Batch and FIELDS are class attributes a pipeline may set per instance (see above).
+    Batch: type = tuple
     #: Field name -> FieldSpec; a dict-valued field (labels per level) is checked per entry.
-    FIELDS: ClassVar[dict[str, FieldSpec]] = {}
+    FIELDS: dict[str, FieldSpec] = {}  # read-only: a pipeline replaces it whole
     #: False where a step cannot wait on anything (the batch comes from arrays already in
     #: the graph or in the feed): get_batch then runs the step in the calling thread,
     #: without the step thread's hand-off (see step_runner), which costs more than such
@@ -303,15 +163,15 @@ class Pipeline:
         # num_shards, shard_index, service, processing_mode, job_name (inputs.distribute)
         self._distribution = Distribution.checked(num_shards, shard_index, service,
                                                   processing_mode, job_name)
-        self._built: _Built | None = None
+        self._built: Built | None = None
         self._batches_delivered = 0
-        self._building: _BuildRecord | None = None  # set only while _build runs
-        self._runs = _Runs(join_timeout, self.name)
+        self._building: BuildRecord | None = None  # set only while _build runs
+        self._runs = Runs(join_timeout, self.name)
         self._closed = False
         # Guards building, our session, each session's Run, settings and closing
         # (the Threads paragraph of the class docstring); re-entrant as these nest.
         self._lock = threading.RLock()
-        self._finalizer = weakref.finalize(self, _Runs.stop_all, self._runs)
+        self._finalizer = weakref.finalize(self, Runs.stop_all, self._runs)
 
     # ----------------------------------------------------------------- subclass API
     def _build(self) -> Any:
@@ -331,7 +191,7 @@ class Pipeline:
                                "the pipeline is built")
         self._settings[name] = value
 
-    def _record(self, helper: str) -> _BuildRecord:
+    def _record(self, helper: str) -> BuildRecord:
         """The record of the build in progress; RuntimeError naming ``helper`` if none."""
         if self._building is None:
             raise RuntimeError(f"{type(self).__name__}.{helper} may only be called from _build")
@@ -499,10 +359,10 @@ class Pipeline:
             feed = None if self.CAN_STALL or self._served else self._feed(run)
         try:
             if feed is not None:
-                batch = _run_step(run, built, feed)
+                batch = run_step(run, built, feed)
             else:
                 # Untimed, in our step thread, with a bounded wait: see step_runner.
-                batch = self._runs.steps.run(lambda: _run_step(run, built, self._feed(run)),
+                batch = self._runs.steps.run(lambda: run_step(run, built, self._feed(run)),
                                              self.stall_timeout)
             self._batches_delivered += 1  # for the stall message: did data ever flow?
             return batch
@@ -591,7 +451,7 @@ class Pipeline:
         self._close(grace=None)
 
     def _close(self, grace: float | None) -> None:
-        """close(), the queue threads given ``grace`` seconds (see _Runs.stop_all)."""
+        """close(), the queue threads given ``grace`` seconds (see Runs.stop_all)."""
         with self._lock:
             if self._closed:
                 return
@@ -666,7 +526,7 @@ class Pipeline:
         if self._closed:
             raise RuntimeError(f"{self.name} pipeline is closed; load a new one")
 
-    def _ensure_built(self, graph: tf.Graph) -> _Built:
+    def _ensure_built(self, graph: tf.Graph) -> Built:
         built = self._built  # set once; read without the lock (the step thread's _feed)
         if built is None:
             with self._lock:
@@ -676,48 +536,21 @@ class Pipeline:
                               "session's; pass graph= to load_pipeline or use one session")
         return built
 
-    def _build_into(self, graph: tf.Graph) -> _Built:
+    def _build_into(self, graph: tf.Graph) -> Built:
         """Build into ``graph`` (under the lock, once)."""
         self._graph = graph
         with graph.as_default():
-            before = _collections_snapshot(graph)
-            self._building = record = _BuildRecord()
+            before = collections_snapshot(graph)
+            self._building = record = BuildRecord()
             try:
                 with tf.name_scope(self.name), no_deprecation_warnings():
                     tensors = self._build()
             finally:
                 self._building = None
-            self._built = self._finish_build(graph, tensors, record, before)
+            self._built = finish_build(self.name, graph, tensors, record, before)
             self._input_state = input_state.collect(graph, before["#ops"], self)
         return self._built
 
-    def _finish_build(self, graph: tf.Graph, tensors: Any, record: _BuildRecord,
-                      before: dict[str, Any]) -> _Built:
-        new = {key: [x for x in graph.get_collection(key) if id(x) not in before[key]]
-               for key in _COLLECTIONS}
-        variables = new[tf1.GraphKeys.GLOBAL_VARIABLES] + new[tf1.GraphKeys.LOCAL_VARIABLES]
-        queue_ops = [op for op in graph.get_operations()[before["#ops"]:]
-                     if op.type in _QUEUE_OP_TYPES]
-        with tf.name_scope(f"{self.name}_status"):
-            queue_sizes = {op.name: (tf.raw_ops.QueueSizeV2(handle=op.outputs[0]),
-                                     int(op.get_attr("capacity"))) for op in queue_ops}
-            initializer = tf1.variables_initializer(variables) if variables else None
-            dequeues = {op.name: tf.raw_ops.QueueDequeueV2(
-                handle=op.outputs[0], component_types=op.get_attr("component_types"))
-                for op in queue_ops}
-        fill = {}
-        for op in graph.get_operations()[before["#ops"]:]:
-            # tf.train queues record "fraction_of_N_full" (shuffle_batch:
-            # "fraction_over_M_of_N_full") as scalar summaries of their size.
-            if op.type == "ScalarSummary" and "fraction_" in op.name:
-                tag = np.asarray(tf.get_static_value(op.inputs[0])).item()
-                fill[tag.decode() if isinstance(tag, bytes) else str(tag)] = op.inputs[1]
-        return _Built(graph=graph, tensors=tensors, placeholders=record.placeholders,
-                      variable_initializer=initializer,
-                      iterator_initializers=record.initializers,
-                      queue_runners=new[tf1.GraphKeys.QUEUE_RUNNERS],
-                      queue_sizes=queue_sizes, fill_summaries=fill, queue_dequeues=dequeues,
-                      step_inputs=placeholders_reached(tensors))
 
     def _feed(self, run: Run | None) -> dict[tf.Tensor, Any]:
         """The feed of one step: every setting's placeholder with its current value.
@@ -733,11 +566,8 @@ class Pipeline:
         if built.variable_initializer is not None:
             sess.run(built.variable_initializer)
         run = Run(session=sess, coordinator=tf1.train.Coordinator())
-        self._reinitialize(run)
-        if built.queue_runners:
-            run.queue_threads = QueueThreads(sess, run.coordinator, built.queue_runners,
-                                             built.queue_sizes, built.queue_dequeues)
-            run.threads.extend(run.queue_threads.start())
+        self._reinitialize(run)  # iterators before the queue threads read through them
+        start_run(run, built)
         self._runs.by_session[id(sess)] = run
         return run
 
@@ -752,7 +582,7 @@ class Pipeline:
         settings = self._settings  # one snapshot: configure() replaces the dict whole
         return {ph: settings[name] for name, ph in placeholders.items()}
 
-    def _require_built(self) -> _Built:
+    def _require_built(self) -> Built:
         """What the build produced; RuntimeError if nothing is built yet."""
         if self._built is None:
             raise RuntimeError(f"{self.name} pipeline is not built yet")
@@ -797,14 +627,3 @@ class Pipeline:
         queues = ", ".join(f"{s.name} holds {s.size} of {s.capacity}" for s in statuses)
         running = len(self.running_threads())
         return f"{head}; queues: {queues}; {running} queue-runner threads alive"
-
-
-_COLLECTIONS = (tf1.GraphKeys.GLOBAL_VARIABLES, tf1.GraphKeys.LOCAL_VARIABLES,
-                tf1.GraphKeys.QUEUE_RUNNERS)
-
-
-def _collections_snapshot(graph: tf.Graph) -> dict[str, Any]:
-    snapshot: dict[str, Any] = {key: {id(x) for x in graph.get_collection(key)}
-                                for key in _COLLECTIONS}
-    snapshot["#ops"] = len(graph.get_operations())
-    return snapshot

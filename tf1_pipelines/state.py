@@ -43,8 +43,8 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
-from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
 from tf1_pipelines.records.manifest import fingerprint
+from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
 
 tf1 = tf.compat.v1
 

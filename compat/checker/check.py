@@ -184,10 +184,15 @@ class _Aliases(ast.NodeVisitor):
         self.misc: set[str] = set()
         self.ndimage: set[str] = set()
         self.scipy: set[str] = set()
+        #: A name bound to a ``tf.contrib`` module -> its path under ``tf`` (``learn`` -> ``["contrib", "learn"]``),
+        #: so that ``learn.preprocessing`` is classified as ``tf.contrib.learn.preprocessing``.
+        self.contrib: dict[str, list[str]] = {}
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            if alias.name == "tensorflow" or (alias.name.startswith("tensorflow.") and not alias.asname):
+            if alias.name.startswith("tensorflow.contrib.") and alias.asname and alias.name.count(".") == 2:
+                self.contrib[alias.asname] = alias.name.split(".")[1:]
+            elif alias.name == "tensorflow" or (alias.name.startswith("tensorflow.") and not alias.asname):
                 self.tensorflow.add(alias.asname or "tensorflow")
             elif alias.name == "scipy.misc" and alias.asname:
                 self.misc.add(alias.asname)
@@ -197,6 +202,15 @@ class _Aliases(ast.NodeVisitor):
                 self.scipy.add("scipy")
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        # Only tf.contrib and its modules: deeper paths (tensorflow.contrib.learn.python.learn) name
+        # implementation modules the TF1 namespace does not have as attributes.
+        if node.level == 0 and (module in ("tensorflow", "tensorflow.contrib")
+                                or (module.startswith("tensorflow.contrib.") and module.count(".") == 2)):
+            prefix = module.split(".")[1:]
+            for alias in node.names:
+                if [*prefix, alias.name][0] == "contrib" and alias.name != "*":
+                    self.contrib[alias.asname or alias.name] = [*prefix, alias.name]
         if node.level == 0 and node.module == "scipy":
             self.misc.update(a.asname or a.name for a in node.names if a.name == "misc")
             self.ndimage.update(a.asname or a.name for a in node.names if a.name == "ndimage")
@@ -325,6 +339,9 @@ class _ModuleChecker(ast.NodeVisitor):
             dotted = ".".join([root, *parts])
             if root in self._aliases.tensorflow:
                 self._add(node, dotted, _classify_tf(parts))
+                return
+            if root in self._aliases.contrib and root not in self._aliases.tensorflow:
+                self._add(node, dotted, _classify_tf([*self._aliases.contrib[root], *parts]))
                 return
             if root in self._aliases.misc:
                 self._add(node, dotted, _classify_scipy_misc(parts[0], self._scipy_bridged()))

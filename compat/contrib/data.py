@@ -14,11 +14,13 @@ from typing import Any
 __all__ = [
     "FUNCTIONS",
     "Transformation",
+    "assert_element_shape",
     "batch_and_drop_remainder",
     "map_and_batch",
     "padded_batch_and_drop_remainder",
     "parallel_interleave",
     "shuffle_and_repeat",
+    "sliding_window_batch",
     "unbatch",
 ]
 
@@ -95,7 +97,51 @@ def padded_batch_and_drop_remainder(batch_size: Any, padded_shapes: Any,
     return _apply
 
 
+def sliding_window_batch(window_size: int, stride: int | None = None, window_shift: int | None = None,
+                         window_stride: int = 1) -> Transformation:
+    """``tf.contrib.data.sliding_window_batch`` (TF 1.9-1.12): each element a stack of ``window_size``
+    consecutive elements (every ``window_stride``-th), windows starting every ``window_shift``
+    (``stride``, its older name; default 1) elements; a last, incomplete window is dropped.
+
+    Raises:
+        ValueError: both ``stride`` and ``window_shift`` are given.
+    """
+    if stride is not None and window_shift is not None:
+        raise ValueError(f"sliding_window_batch: give stride ({stride}) or window_shift ({window_shift}), not both "
+                         "(stride is the TF 1.9 name of window_shift)")
+    shift = window_shift if window_shift is not None else (stride if stride is not None else 1)
+
+    def _apply(dataset: Any) -> Any:
+        import tensorflow as tf
+        windows = dataset.window(window_size, shift=shift, stride=window_stride, drop_remainder=True)
+
+        # A window is a structure of datasets shaped like an element: batch each and zip them back.
+        def _stack(*window: Any) -> Any:
+            structure = window[0] if len(window) == 1 else window
+            batched = tf.nest.map_structure(lambda d: d.batch(window_size, drop_remainder=True), structure)
+            return tf.data.Dataset.zip(batched)
+        return windows.flat_map(_stack)
+    return _apply
+
+
+def assert_element_shape(expected_shapes: Any) -> Transformation:
+    """``tf.contrib.data.assert_element_shape``: check at run time that every element has
+    ``expected_shapes`` (a structure of shapes like the elements; None dimensions match any
+    size) and give the elements those static shapes."""
+    def _apply(dataset: Any) -> Any:
+        import tensorflow as tf
+
+        def _check(*element: Any) -> Any:
+            structure = element[0] if len(element) == 1 else element
+            return tf.nest.map_structure(lambda value, shape: tf.ensure_shape(value, shape),
+                                         structure, expected_shapes)
+        return dataset.map(_check)
+    return _apply
+
+
 FUNCTIONS: dict[str, Callable[..., Transformation]] = {
+    "sliding_window_batch": sliding_window_batch,
+    "assert_element_shape": assert_element_shape,
     "unbatch": unbatch,
     "map_and_batch": map_and_batch,
     "shuffle_and_repeat": shuffle_and_repeat,

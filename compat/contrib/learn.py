@@ -1,4 +1,5 @@
-"""``tf.contrib.learn`` of TensorFlow 1.15: ``Experiment``, ``learn_runner``, ``RunConfig`` on ``tf.estimator``.
+"""``tf.contrib.learn`` of TensorFlow 1.15: ``Experiment``, ``learn_runner``, ``RunConfig`` on ``tf.estimator``,
+and ``preprocessing`` (``VocabularyProcessor``: :mod:`compat.contrib._learn_text`).
 
 From 2017 to 2018 Estimator scripts were driven by an ``Experiment``: an
 Estimator with its train and eval input functions, run by
@@ -65,7 +66,7 @@ REFUSED: dict[str, str] = {
     "read_keyed_batch_features": "tf.data with parse_example",
     "read_keyed_batch_features_shared_queue": "tf.data with parse_example",
     "io": "tf.estimator.inputs and tf.data", "models": "tf.keras.layers", "ops": "tf.compat.v1 ops",
-    "preprocessing": "tf.keras.layers.TextVectorization", "utils": "tf.estimator.export",
+    "utils": "tf.estimator.export",
     "no_op_train_fn": "tf.no_op in a tf.estimator model_fn",
 }
 
@@ -358,6 +359,9 @@ def __getattr__(name: str) -> Any:
         _api()  # supplies what the package needs from TensorFlow first
         import tensorflow_estimator.python.estimator.run_config as run_config_lib
         return run_config_lib.TaskType
+    if name == "preprocessing":  # VocabularyProcessor and friends: plain Python, no TensorFlow needed
+        from compat.contrib import _learn_text
+        return _learn_text
     if name == "datasets":
         from compat.rules import LEARN_DATASETS
         from compat.tf1.namespace import contrib_modules

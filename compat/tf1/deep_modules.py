@@ -4,7 +4,9 @@
 ``from tensorflow.python import pywrap_tensorflow`` then
 ``pywrap_tensorflow.NewCheckpointReader(path)`` to list a checkpoint's
 variables, and ``from tensorflow.python.ops.rnn_cell_impl import _linear`` in
-attention and pointer-network code. Those modules still exist (TensorFlow's own
+attention and pointer-network code, ``control_flow_ops.while_loop`` / ``cond`` and
+``functional_ops.map_fn`` in hand-written decoders (moved to modules of their own in
+TF 2.13). Those modules still exist (TensorFlow's own
 code uses them); only these names are gone. :func:`add_missing_names` adds
 them to the loaded modules, in the runner's process only, and only where the
 module lacks the name; it returns a function that removes them again.
@@ -24,6 +26,24 @@ DEEP_ADDITIONS: dict[str, dict[str, str]] = {
     },
     "tensorflow.python.ops.rnn_cell_impl": {
         "_linear": "compat.contrib._rnn_cells:linear",
+    },
+    # TF 2.13 split these out of their TF 1.x modules (the objects are tf.compat.v1's own): hand-written
+    # while loops (SeqGAN, pointer networks) and map_fn over a batch imported them from the old homes.
+    "tensorflow.python.ops.control_flow_ops": {
+        "while_loop": "tensorflow.python.ops.while_loop:while_loop",
+        "cond": "tensorflow.python.ops.cond:cond",
+        "case": "tensorflow.python.ops.control_flow_case:case",
+        "Assert": "tensorflow.python.ops.control_flow_assert:Assert",
+    },
+    "tensorflow.python.ops.functional_ops": {
+        "map_fn": "tensorflow.python.ops.map_fn:map_fn",
+    },
+    "tensorflow.python.ops.array_ops": {
+        "stack": "tensorflow.python.ops.array_ops_stack:stack",
+        "unstack": "tensorflow.python.ops.array_ops_stack:unstack",
+    },
+    "tensorflow.python.framework.ops": {
+        "Tensor": "tensorflow.python.framework.tensor:Tensor",
     },
 }
 

@@ -85,7 +85,7 @@ def _load_dataset(name: str, size: str = "small", test_with_fake_data: bool = Fa
 
 #: The ``tf.contrib.learn`` names served by :mod:`compat.contrib.learn`.
 _LEARN_BRIDGED = frozenset({"Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "RunConfig",
-                            "ModeKeys", "NanLossDuringTrainingError", "TaskType"})
+                            "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing"})
 
 
 def _learn_bridge_getattr(refuse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -129,5 +129,10 @@ def contrib_modules(error: type[Exception], contrib_message: Callable[[str], str
     modules["tensorflow.contrib.learn.datasets"] = datasets
     modules["tensorflow.contrib.learn.datasets.mnist"] = reader
     modules["tensorflow.contrib.learn.datasets.base"] = base
+    # VocabularyProcessor and friends (plain Python and NumPy), under the short and the long path.
+    text = importlib.import_module("compat.contrib._learn_text")
+    for prefix in ("tensorflow.contrib.learn", "tensorflow.contrib.learn.python.learn"):
+        modules[f"{prefix}.preprocessing"] = text
+        modules[f"{prefix}.preprocessing.text"] = text
     modules.update(renames.contrib_modules(error))
     return modules

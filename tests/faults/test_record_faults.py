@@ -21,10 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tensorflow as tf
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from PIL import Image
-from record_builders import (
+from helpers.record_builders import (
     DIV2K_PATCH,
     INCEPTION_SMALL,
     div2k_records,
@@ -34,6 +31,9 @@ from record_builders import (
     voc_records,
     write_records,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import DataError, EndOfData

@@ -26,10 +26,12 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import tf1_pipelines as tp
-from tf1_pipelines import cache, sample_data
+from tf1_pipelines.cli import cache
+from tf1_pipelines.cli.inspect_records import check_file
+from tf1_pipelines.cli.service_cli import dispatcher_address, port_number, worker_count
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.inputs.distribute import Distribution, check_reachable
-from tf1_pipelines.inspect_records import check_file
 from tf1_pipelines.pipelines.div2k_sr import write_patch_records
 from tf1_pipelines.pipelines.inception_multilabel import build_shards
 from tf1_pipelines.pipelines.stylegan_lod import TFRecordExporter
@@ -37,7 +39,6 @@ from tf1_pipelines.pipelines.stylegan_lod.legacy import extract
 from tf1_pipelines.records import manifest
 from tf1_pipelines.records.features import bytes_feature, example
 from tf1_pipelines.records.serialize import serialize
-from tf1_pipelines.service_cli import dispatcher_address, port_number, worker_count
 
 ROOT = Path(__file__).resolve().parents[2]
 USER_BYTES = st.binary(min_size=0, max_size=64)
@@ -283,7 +284,7 @@ def _closed_port() -> int:
 
 @pytest.mark.timeout(120)
 def test_a_worker_without_dispatcher_exits_with_an_error_and_obeys_ctrl_c() -> None:
-    command = [sys.executable, "-m", "tf1_pipelines.service_cli", "serve", "worker",
+    command = [sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve", "worker",
                "--dispatcher", f"localhost:{_closed_port()}"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run([*command, "--connect-timeout", "1"], capture_output=True, text=True,

@@ -1,5 +1,5 @@
 """A tf.data service on loopback for the tests: a dispatcher and workers, each in its
-own process (``python -m tf1_pipelines.service_cli serve ...``), started and stopped
+own process (``python -m tf1_pipelines.cli.service_cli serve ...``), started and stopped
 by the test, every wait bounded."""
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class Server:
 def start_server(*args: str) -> Server:
     """``serve <args>`` in a new process, its output read line by line."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-    process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.service_cli", "serve", *args],
+    process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=env)
     server = Server(process)

@@ -7,8 +7,7 @@ import os
 
 import numpy as np
 import pytest
-from PIL import Image
-from record_builders import (
+from helpers.record_builders import (
     DIV2K_PATCH,
     INCEPTION_SMALL,
     div2k_example,
@@ -17,6 +16,7 @@ from record_builders import (
     inception_shards,
     write_records,
 )
+from PIL import Image
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import DataError

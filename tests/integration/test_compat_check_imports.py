@@ -10,12 +10,12 @@ import ast
 import os
 import subprocess
 import sys
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.scripts import write
 
 import compat
 from compat.checker import check, fallbacks
@@ -23,12 +23,6 @@ from compat.runner import local_imports, rewrite
 
 TIMEOUT = 120
 COMPAT_DIR = os.path.dirname(os.path.abspath(compat.__file__))
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 def found(report: check.Report, path: str, construct: str) -> check.Finding:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.scripts import write
 from PIL import Image
 
 from compat.checker import check
@@ -30,12 +31,6 @@ def compat_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="-1")
     return subprocess.run([sys.executable, "-m", "compat", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=TIMEOUT)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 def tfrecords(path: Path) -> list[bytes]:

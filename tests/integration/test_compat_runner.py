@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.scripts import write
 
 from compat.numpy1 import bytes_helpers as numpy_legacy
 from compat.runner import rewrite, startup_log
@@ -43,12 +44,6 @@ def compat_cli(*args: str, cwd: Path, extra_path: Path | None = None) -> subproc
     env = checkout_env(extra_path)
     return subprocess.run([sys.executable, "-m", "compat", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=TIMEOUT)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 # --------------------------------------------------------------------------

@@ -11,11 +11,11 @@ import os
 import struct
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.scripts import compat_run, write
 from PIL import Image
 
 from compat.checker import check
@@ -55,18 +55,6 @@ def make_mnist(folder: Path, n_train: int = 10, n_test: int = 4) -> dict[str, np
 
 def scaled(images: np.ndarray) -> np.ndarray:
     return images.reshape(len(images), -1).astype(np.float32) * np.float32(1 / 255)
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
-
-
-def compat_run(script: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="-1")
-    return subprocess.run([sys.executable, "-m", "compat", "run", str(script), *args], cwd=script.parent,
-                          env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False)
 
 
 # --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import tensorflow as tf
 from PIL import Image
 
 import tf1_pipelines as tp
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.pipelines.div2k_sr import DataLoader, write_patch_records
 
 tf1 = tf.compat.v1

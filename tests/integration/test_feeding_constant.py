@@ -10,7 +10,7 @@ import tensorflow as tf
 from PIL import Image
 
 import tf1_pipelines as tp
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.inputs import constant as constant_inputs
 from tf1_pipelines.inputs.constant import constant_input
 from tf1_pipelines.inputs.feed import DataProvider, make_placeholders

@@ -17,7 +17,7 @@ import tensorflow as tf
 from PIL import Image
 
 import tf1_pipelines as tp
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.pipelines import inception_multilabel as inc
 from tf1_pipelines.records.reader import iterate_records

@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 from PIL import Image
 
-from tf1_pipelines.inspect_records import FileReport, check_file, run_inspect
+from tf1_pipelines.cli.inspect_records import FileReport, check_file, run_inspect
 from tf1_pipelines.pipelines.inception_multilabel.records import convert_to_example
 from tf1_pipelines.pipelines.stylegan_lod.records import serialize_image
 from tf1_pipelines.pipelines.voc_segmentation.records import pair_to_example

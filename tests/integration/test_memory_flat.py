@@ -18,8 +18,8 @@ import pytest
 import tensorflow as tf
 
 import tf1_pipelines as tp
-from tf1_pipelines import graph_reclaim
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
+from tf1_pipelines.runtime import graph_reclaim
 
 CYCLES = 6
 
@@ -158,6 +158,6 @@ def test_floor_growth_sees_a_rising_floor_and_not_a_wandering_one() -> None:
 
 def test_limit_malloc_arenas_checks_its_count() -> None:
     from tf1_pipelines.errors import ConfigError
-    from tf1_pipelines.malloc_arenas import limit_malloc_arenas
+    from tf1_pipelines.runtime.malloc_arenas import limit_malloc_arenas
     with pytest.raises(ConfigError, match="count must be a whole number >= 1, got 0"):
         limit_malloc_arenas(0)

@@ -12,25 +12,18 @@ from collections import Counter
 import numpy as np
 import pytest
 import tensorflow as tf
+from helpers.record_builders import voc_id_record, write_records
 from PIL import Image
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import DataError, EndOfData, PipelineStalled
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.pipelines import inception_multilabel as inc
-from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 
 tf1 = tf.compat.v1
 INCEPTION = {"height": 16, "width": 16, "num_preprocess_threads": 4, "examples_per_shard": 4,
              "input_queue_memory_factor": 2, "semantic_level_settings": [("scene", 3)]}
 VOC = {"image_height": 8, "image_width": 8}
-
-
-def voc_record(record_id: int) -> bytes:
-    img = np.full((8, 8, 3), record_id, np.uint8)
-    return example({"height": int64_feature(8), "width": int64_feature(8),
-                    "image_raw": bytes_feature(img.tobytes()),
-                    "mask_raw": bytes_feature(img[:, :, 0].tobytes())}).SerializeToString()
 
 
 def inception_record(record_id: int) -> bytes:
@@ -41,20 +34,13 @@ def inception_record(record_id: int) -> bytes:
                                    12, 12).SerializeToString()
 
 
-def write(path: str, records: list[bytes]) -> str:
-    with tf.io.TFRecordWriter(path) as writer:
-        for rec in records:
-            writer.write(rec)
-    return path
-
-
 def make_data(kind: str, root: str, ids: list[list[int]]) -> list[str]:
     """Shards of ``kind`` ('voc' or 'inception') holding the given record ids."""
     if kind == "voc":
-        return [write(os.path.join(root, f"part-{i}.tfrecords"), [voc_record(r) for r in group])
+        return [write_records(os.path.join(root, f"part-{i}.tfrecords"), [voc_id_record(r) for r in group])
                 for i, group in enumerate(ids)]
-    return [write(os.path.join(root, f"train-{i:05d}-of-{len(ids):05d}"),
-                  [inception_record(r) for r in group]) for i, group in enumerate(ids)]
+    return [write_records(os.path.join(root, f"train-{i:05d}-of-{len(ids):05d}"),
+                          [inception_record(r) for r in group]) for i, group in enumerate(ids)]
 
 
 def load(kind: str, root: str, **options):

@@ -16,8 +16,8 @@ from epoch_keys import ARRAYS, EPOCHS, epoch_keys
 from loopback_service import Cluster, start_cluster
 
 import tf1_pipelines as tp
+from tf1_pipelines.cli.service_cli import free_port
 from tf1_pipelines.errors import ConfigError, PipelineStalled
-from tf1_pipelines.service_cli import free_port
 
 pytestmark = pytest.mark.timeout(240)
 

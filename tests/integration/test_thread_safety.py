@@ -8,33 +8,24 @@ import random
 import threading
 from typing import Any
 
-import numpy as np
 import pytest
 import tensorflow as tf
+from helpers.record_builders import voc_id_record
 
 import tf1_pipelines as tp
-from tf1_pipelines import pipeline as pipeline_module
 from tf1_pipelines.errors import EndOfData
-from tf1_pipelines.records.features import bytes_feature, example, int64_feature
+from tf1_pipelines.runtime import session_runs
 
 tf1 = tf.compat.v1
 THREADS = 8
 RECORDS = 41  # not a multiple of the batch size: the last batch is short
 
 
-def voc_record(record_id: int) -> bytes:
-    """An 8x8 record whose every image and mask value is ``record_id``."""
-    img = np.full((8, 8, 3), record_id, np.uint8)
-    return example({"height": int64_feature(8), "width": int64_feature(8),
-                    "image_raw": bytes_feature(img.tobytes()),
-                    "mask_raw": bytes_feature(img[:, :, 0].tobytes())}).SerializeToString()
-
-
 def write_shards(root: str) -> None:
     for shard in range(3):
         with tf.io.TFRecordWriter(os.path.join(root, f"part-{shard}.tfrecords")) as writer:
             for record_id in range(shard, RECORDS, 3):
-                writer.write(voc_record(record_id))
+                writer.write(voc_id_record(record_id))
 
 
 def batch_ids(batch: Any) -> list[int]:
@@ -55,13 +46,13 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
             made["sessions"].append(self)
             super().__init__(*args, **kwargs)
 
-    class CountingQueueThreads(pipeline_module.QueueThreads):
+    class CountingQueueThreads(session_runs.QueueThreads):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             made["queue_threads"].append(self)
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(tf1, "Session", CountingSession)
-    monkeypatch.setattr(pipeline_module, "QueueThreads", CountingQueueThreads)
+    monkeypatch.setattr(session_runs, "QueueThreads", CountingQueueThreads)
     return made
 
 

@@ -262,7 +262,7 @@ def test_sigterm_mid_convert_leaves_no_partial_files(tmp_path: Path,
 
 FILE_SIZE_LIMIT = """
     import resource, signal, sys
-    import tf1_pipelines.demo  # TensorFlow loaded before the limit
+    import tf1_pipelines.cli.demo  # TensorFlow loaded before the limit
     from tf1_pipelines.__main__ import main
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
     limit = int(sys.argv[1])

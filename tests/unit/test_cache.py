@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import tf1_pipelines as tp
-from tf1_pipelines import cache, sample_data
+from tf1_pipelines.cli import cache
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.pipelines.div2k_sr import cached_records
 from tf1_pipelines.pipelines.inception_multilabel.sample import default_data_dir
 from tf1_pipelines.pipelines.random_patches import photographs_dir

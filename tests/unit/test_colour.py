@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.pipelines.div2k_sr import img_to_uint8, psnr, rgb2ycbcr, ycbcr2rgb
 
 

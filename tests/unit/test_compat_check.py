@@ -4,21 +4,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from helpers.scripts import write
 
 from compat.checker import check
 
 LEGACY = Path(__file__).resolve().parents[1] / "legacy"
 TIMEOUT = 120
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 def by_construct(report: check.Report) -> dict[tuple[str, str], check.Finding]:

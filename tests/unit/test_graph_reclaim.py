@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tf1_pipelines import graph_reclaim
+from tf1_pipelines.runtime import graph_reclaim
 
 
 class Cyclic:

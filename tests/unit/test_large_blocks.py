@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from tf1_pipelines.errors import ConfigError
-from tf1_pipelines.large_blocks import keep_large_blocks
+from tf1_pipelines.runtime.large_blocks import keep_large_blocks
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(120)
 _CHILD = """
 import json, resource, sys
 import numpy as np
-from tf1_pipelines.large_blocks import keep_large_blocks
+from tf1_pipelines.runtime.large_blocks import keep_large_blocks
 
 def faults_of_cycles():
     np.ones(5 << 20)  # the first block of a setting may still be mapped: not counted

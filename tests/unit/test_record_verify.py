@@ -5,7 +5,7 @@ import os
 
 import pytest
 import tensorflow as tf
-from record_builders import jpeg_bytes, write_records
+from helpers.record_builders import jpeg_bytes, write_records
 
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.records.features import bytes_feature, example, float_feature, int64_feature

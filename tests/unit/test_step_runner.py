@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from tf1_pipelines.step_runner import StepRunner, StepTimeout
+from tf1_pipelines.runtime.step_runner import StepRunner, StepTimeout
 
 
 @pytest.mark.timeout(30)
@@ -55,7 +55,7 @@ def test_close_reports_a_step_that_does_not_end() -> None:
 def test_stop_from_another_thread_wakes_waiting_callers_at_once() -> None:
     import time
 
-    from tf1_pipelines.step_runner import StepsClosed
+    from tf1_pipelines.runtime.step_runner import StepsClosed
     runner = StepRunner("t")
     release = threading.Event()
     outcomes: list[str] = []

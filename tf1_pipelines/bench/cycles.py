@@ -77,7 +77,7 @@ def run_cycles(name: str, options: dict[str, Any], cycles: int, every: int) -> d
 def measure(label: str, cycles: int, every: int, timeout: float = 3600.0,
             arenas: int | None = None) -> dict[str, Any]:
     """``run_cycles`` of the case ``label`` in a fresh process (with glibc's malloc
-    limited to ``arenas`` arenas when given: see ``tf1_pipelines.malloc_arenas``)."""
+    limited to ``arenas`` arenas when given: see ``tf1_pipelines.runtime.malloc_arenas``)."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
     limit = [] if arenas is None else ["--arenas", str(arenas)]
     done = subprocess.run([sys.executable, "-m", "tf1_pipelines.bench.cycles", "--worker", label,
@@ -145,13 +145,13 @@ def main(argv: list[str]) -> int:
                         "and threads left to this JSON file (default: none)")
     parser.add_argument("--arenas", type=int, default=None,
                         help="limit glibc's malloc to N arenas first, as "
-                             "tf1_pipelines.malloc_arenas does (default: no limit)")
+                             "tf1_pipelines.runtime.malloc_arenas does (default: no limit)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     known = {label: (name, options) for label, name, options in CASES}
     if args.worker:
         if args.arenas is not None:
-            from tf1_pipelines.malloc_arenas import limit_malloc_arenas
+            from tf1_pipelines.runtime.malloc_arenas import limit_malloc_arenas
             limit_malloc_arenas(args.arenas)
         name, options = known[args.worker]
         print(json.dumps(run_cycles(name, options, args.cycles, args.every)))

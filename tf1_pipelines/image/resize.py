@@ -243,7 +243,9 @@ def resize_bicubic_matmul(images: tf.Tensor, out_hw: tuple[int, int]) -> tf.Tens
     """
     height, width = _out_hw(out_hw)
     images = tf.cast(tf.convert_to_tensor(images), tf.float32)
-    shape = images.shape.as_list() if images.shape.rank is not None else None
+    if images.shape.rank is None:
+        raise ValueError("images must have shape [B, H, W, C] or [H, W, C], got shape None")
+    shape = images.shape.as_list()
     rank = _image_rank(shape, "images")
     in_h, in_w = shape[-3], shape[-2]
     if in_h is None or in_w is None:

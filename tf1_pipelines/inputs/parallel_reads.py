@@ -14,7 +14,7 @@ from collections.abc import Callable
 import tensorflow as tf
 
 from tf1_pipelines.options import check_positive_int
-from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
+from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
 
 
 def read_in_parallel(files: tf.data.Dataset, reader: Callable[[tf.Tensor], tf.data.Dataset],

@@ -26,9 +26,9 @@ import tensorflow as tf
 from tf1_pipelines import options
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.options import check_non_negative_int, check_positive_int, show
-from tf1_pipelines.quiet_tf1 import quiet_tf1
 from tf1_pipelines.records.reader import find_corrupt_file
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX
+from tf1_pipelines.runtime.quiet_tf1 import quiet_tf1
 
 tf1 = tf.compat.v1
 
@@ -137,7 +137,7 @@ def tf_error_text(error: Any) -> str:
 
 
 def explain_read_error(error: Any, files: Sequence[str],
-                       verify: Callable[[Sequence[str]], None]) -> DataError:
+                       verify: Callable[[Sequence[str]], object]) -> DataError:
     """The DataError for a failed read of ``files``: scan them in numpy for the first
     bad one, first for framing and CRC (:func:`find_corrupt_file`), then with the
     pipeline's own ``verify`` (feature keys, sizes), which raises DataError naming

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 import tensorflow as tf
 
 from tf1_pipelines.errors import DataError
-from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
+from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
 
 
 def list_record_files(directory: str | os.PathLike[str], pattern: str = "*.tfrecords") -> list[str]:

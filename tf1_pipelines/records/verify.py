@@ -22,7 +22,7 @@ from google.protobuf.message import DecodeError
 from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.errors import DataError
-from tf1_pipelines.quiet_tf1 import no_deprecation_warnings
+from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
 
 KINDS = ("bytes", "int64", "float")
 _LISTS = {"bytes": "bytes_list", "int64": "int64_list", "float": "float_list"}

@@ -11,7 +11,7 @@ preloaded-data recipe), ``legacy.py`` (that recipe), ``sample.py`` (feeding's
 sample); ``records.py`` says why there are no records. The names below are
 imported on first use.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "graph": ("MAX_CONSTANT_BYTES", "constant_dataset", "constant_input", "constant_tensors",

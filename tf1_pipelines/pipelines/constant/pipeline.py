@@ -35,7 +35,7 @@ class ConstantPipeline(Pipeline):
 
     name = "constant"
     CAN_STALL = False  # the batch is sliced from constants in the graph
-    Batch = Batch
+    Batch: type = Batch  # replaced per instance by the arrays' own fields
 
     @checked_options(arrays=optional(check_arrays), train=check_bool, seed=check_seed,
                      num_epochs=optional(check_positive_int), drop_remainder=check_bool)

@@ -14,7 +14,7 @@ the raw bytes of a uint8 [p, p] luma patch; ``sample_num.txt`` holds the count.
 
 The names below are imported from their modules on first use.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "records": ("SHARD_NAME", "write_patch_records", "verify_patch_records",

@@ -91,7 +91,7 @@ class DataLoader:
             img = read_rgb(img_path, min_size=p)
             for _ in range(self.one_img_patch_num):
                 patch = random_patch(img, p, rng)
-                gt = np.float32(rgb2ycbcr(patch)[:, :, 0])
+                gt = rgb2ycbcr(patch)[:, :, 0].astype(np.float32)
                 lr = misc.imresize(gt, 1.0 / scale, "bicubic", "F")
                 gt, lr = gt / 255.0, lr / 255.0
                 c1, c2 = rng.rand(), rng.rand()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import tensorflow as tf
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.fields import FieldSpec
 from tf1_pipelines.image.colour import rgb2ycbcr
@@ -70,7 +70,7 @@ class Div2kPipeline(Pipeline):
     name = "div2k_sr"
     Batch = Batch
     # Luma 16..235 / 255; the bicubic LR may overshoot by a little (not clipped).
-    FIELDS: ClassVar[dict[str, FieldSpec]] = {
+    FIELDS: dict[str, FieldSpec] = {
         "lr": FieldSpec("float32", (None, 24, 24, 1), "NHWC", (-0.1, 1.1)),
         "hr": FieldSpec("float32", (None, 96, 96, 1), "NHWC", (16 / 255, 235 / 255))}
 
@@ -122,7 +122,7 @@ class Div2kPipeline(Pipeline):
             raise error
         return files
 
-    def _build(self) -> Batch:
+    def _build(self) -> tuple[Any, ...]:  # a Batch (the class attribute shadows the type)
         loader, p, s = self.loader, self.loader.patch_size, self.loader.scale
         batch_size = self._setting_placeholder("batch_size", tf.int64)
         if self.backend == "tfrecords" and loader.lr_method == "py_func":
@@ -171,7 +171,7 @@ class Div2kPipeline(Pipeline):
                 guard.reading(img_path)
                 img = read_rgb(img_path, min_size=p)
                 for _ in range(loader.one_img_patch_num):
-                    yield np.float32(rgb2ycbcr(random_patch(img, p, rng))[:, :, 0])
+                    yield rgb2ycbcr(random_patch(img, p, rng))[:, :, 0].astype(np.float32)
 
         self._guard = GeneratorGuard(hr_only, f"{self.name} generator")
         dataset = tf1.data.Dataset.from_generator(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import tensorflow as tf
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.patches import grid_patches, list_images, luma_uint8, read_rgb
 from tf1_pipelines.options import check_positive_int

@@ -1,9 +1,9 @@
 """Seed 000's embedded data: the DIV2K-like folder of bundled photographs
-(``0001.png`` .. ``0008.png``, built by :mod:`tf1_pipelines.sample_data`, which the
+(``0001.png`` .. ``0008.png``, built by :mod:`tf1_pipelines.data.sample_data`, which the
 demo and the notebooks share) and the seed's patch records of it in the cache."""
 from __future__ import annotations
 
-from tf1_pipelines.sample_data import DIV2K_LIKE, div2k_like_dir
+from tf1_pipelines.data.sample_data import DIV2K_LIKE, div2k_like_dir
 
 from .records import cached_records
 

@@ -12,7 +12,7 @@ Files: ``pipeline.py`` (the uniform face), ``sample.py`` (the embedded sample),
 ``legacy.py`` (``DataProvider``), ``graph.py`` (the placeholders); ``records.py``
 says why there are no records. The names below are imported on first use.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "graph": ("FeedPlaceholders", "make_placeholders"),

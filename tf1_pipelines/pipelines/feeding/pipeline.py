@@ -49,7 +49,7 @@ class FeedingPipeline(Pipeline):
 
     name = "feeding"
     CAN_STALL = False  # the batch is in the feed
-    Batch = Batch
+    Batch: type = Batch  # replaced per instance by the arrays' own fields
 
     @checked_options(arrays=optional(check_arrays), train=check_bool, seed=check_seed,
                      num_epochs=optional(check_positive_int), drop_remainder=check_bool)
@@ -83,14 +83,19 @@ class FeedingPipeline(Pipeline):
     @property
     def batch_size_tensor(self) -> tf.Tensor:
         """The int64 [] placeholder fed with the rows of each batch."""
-        self.tensors  # noqa: B018 - builds the graph if needed
-        return self._placeholders.batch_size
+        return self._built_placeholders().batch_size
 
     def next_feed_dict(self) -> dict[tf.Tensor, Any]:
         """The feed for the next batch (every array placeholder and the batch size),
         to run a model wired to :attr:`tensors` in your own session."""
+        return self.provider.feed_dict(self._built_placeholders(), self.batch_size)
+
+    def _built_placeholders(self) -> FeedPlaceholders:
+        """The placeholders of the build (the graph is built first if needed)."""
         self.tensors  # noqa: B018 - builds the graph if needed
-        return self.provider.feed_dict(self._placeholders, self.batch_size)
+        if self._placeholders is None:  # set by _build
+            raise RuntimeError(f"{self.name} pipeline built without its placeholders")
+        return self._placeholders
 
     def _feed(self, run: Any) -> dict[tf.Tensor, Any]:
         feed = super()._feed(run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import PIL.Image
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 SAMPLE_TILE = 32
 SAMPLE_TILES_PER_SIDE = 3

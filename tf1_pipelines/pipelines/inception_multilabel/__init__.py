@@ -57,7 +57,7 @@ with the largest mean over the quadrant).
 
 The names below are imported from their modules on first use.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "records": ("LABEL_PREFIX", "SUBSETS", "_int64_feature", "_float_feature", "_bytes_feature",

@@ -27,7 +27,7 @@ from tf1_pipelines.bench.cases import (
 INCEPTION_BATCH = 32
 #: Seed 004's example queue scaled down (examples_per_shard x memory factor =
 #: 256 instead of 16384, which a 27-image data set fills by cycling for seconds).
-INCEPTION_QUEUE = {"examples_per_shard": 64, "input_queue_memory_factor": 4}
+INCEPTION_QUEUE: dict[str, Any] = {"examples_per_shard": 64, "input_queue_memory_factor": 4}
 INCEPTION_THREADS = 16   # the seed's num_preprocess_threads
 # Declared memory on the embedded data (27 JPEGs of 10.5 KB, at most 240 x 160; an
 # example is 299 x 299 x 3 float32, 1.07 MB; a batch 34 MB): the example queue of
@@ -96,10 +96,10 @@ def _inception_pipeline(backend: str) -> CaseFactory:
 
 def _large_blocks(backend: str) -> CaseFactory:
     """A backend in a process whose ``malloc`` keeps the 34 MB batches in its heap
-    (:func:`tf1_pipelines.large_blocks.keep_large_blocks`; each case runs in a
+    (:func:`tf1_pipelines.runtime.large_blocks.keep_large_blocks`; each case runs in a
     process of its own, so no other case gets the setting)."""
     def make(scale: int) -> Case:
-        from tf1_pipelines.large_blocks import keep_large_blocks
+        from tf1_pipelines.runtime.large_blocks import keep_large_blocks
         keep_large_blocks()
         return _inception_pipeline(backend)(scale)
     return make

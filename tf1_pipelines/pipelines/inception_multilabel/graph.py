@@ -16,9 +16,9 @@ from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.inputs.seeds import sub_key
 from tf1_pipelines.options import check_positive_int
-from tf1_pipelines.quiet_tf1 import quiet_tf1
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.writer import PARTIAL_SUFFIX
+from tf1_pipelines.runtime.quiet_tf1 import quiet_tf1
 
 from .records import LABEL_PREFIX, SUBSETS, check_semantic_level_settings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import tensorflow as tf
 
@@ -152,7 +152,7 @@ class InceptionMultilabelPipeline(Pipeline):
     name = "inception_multilabel"
     Batch = Batch
     #: labels: one [B, n_level] one-hot array per level (strict parse: no -1 rows).
-    FIELDS: ClassVar[dict[str, FieldSpec]] = {
+    FIELDS: dict[str, FieldSpec] = {
         "images": FieldSpec("float32", (None, 299, 299, 3), "NHWC", (-1.0, 1.0)),
         "labels": FieldSpec("int32", (None, None), "NC", (0, 1)),
         "filenames": FieldSpec("object", (None,), "N", None)}
@@ -242,7 +242,7 @@ class InceptionMultilabelPipeline(Pipeline):
                 break
         return settings
 
-    def _build(self) -> Batch:
+    def _build(self) -> tuple[Any, ...]:  # a Batch (the class attribute shadows the type)
         if self.backend == "queue":
             batch_size = self._setting_placeholder("batch_size", tf.int32)
             self._queue_batch_size = self.batch_size

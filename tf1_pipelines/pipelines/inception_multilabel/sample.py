@@ -8,7 +8,7 @@ import os
 import numpy as np
 from PIL import Image
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 from .records import SUBSETS, build_shards
 

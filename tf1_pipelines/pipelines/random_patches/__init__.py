@@ -16,7 +16,7 @@ Uniform face (``pipeline.py``): :class:`RandomPatchesPipeline`
 
 The names below are imported from their modules on first use.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "records": ("IMAGE_EXTENSIONS", "list_image_files", "check_image_files"),

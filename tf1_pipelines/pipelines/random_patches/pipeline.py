@@ -107,7 +107,7 @@ class RandomPatchesPipeline(Pipeline):
                               "load the pipeline with iterator='initializable' to change it")
         return settings
 
-    def _build(self) -> Batch:
+    def _build(self) -> tuple[Any, ...]:  # a Batch (the class attribute shadows the type)
         if self.iterator == "initializable":
             batch_size: Any = self._setting_placeholder("batch_size", tf.int64)
         else:

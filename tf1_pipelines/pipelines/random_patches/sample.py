@@ -6,7 +6,7 @@ import os
 
 import imageio.v3 as iio
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 
 def write_photographs(dest: str) -> list[str]:

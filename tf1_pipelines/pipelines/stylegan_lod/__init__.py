@@ -28,7 +28,7 @@ publishing files only when the export completes, ...) is listed in
 The names below are imported from their modules on first use, so importing the
 package (or running its command line with ``--help``) does not load TensorFlow.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "records": ("DatasetToolError", "BufferMemoryWarning", "error", "parse_tfrecord_np",

@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv if argv is None else argv)
     args = _parser().parse_args(argv[1:] if len(argv) > 1 else ["-h"])
     # Imported only now, so that the help above does not load TensorFlow.
-    from tf1_pipelines.command_line import EXIT_BAD_INPUT, EXIT_DIFFERENT, EXIT_OK, error_line
+    from tf1_pipelines.cli.command_line import EXIT_BAD_INPUT, EXIT_DIFFERENT, EXIT_OK, error_line
     from tf1_pipelines.errors import ConfigError, DataError
 
     from .legacy import compare_datasets, create_from_images, extract
@@ -84,6 +84,6 @@ if __name__ == "__main__":
     # As `python -m tf1_pipelines` does: the start-up-line filter goes in before
     # anything can load TensorFlow.
     # (without loading TensorFlow, so that --help stays quick).
-    from tf1_pipelines.quiet_cli import quiet_startup
+    from tf1_pipelines.cli.quiet_cli import quiet_startup
     quiet_startup()
     raise SystemExit(main(sys.argv))

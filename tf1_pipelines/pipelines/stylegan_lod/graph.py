@@ -18,7 +18,7 @@ import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.options import check_positive_int
-from tf1_pipelines.quiet_tf1 import quiet_tf1
+from tf1_pipelines.runtime.quiet_tf1 import quiet_tf1
 
 from .records import (
     BufferMemoryWarning,
@@ -198,6 +198,9 @@ class TFRecordDataset:
     ``buffer_mb`` (read buffer), ``num_threads`` (parallel parsing).
     """
 
+    #: (num_shards, shard_index) given to :meth:`from_layout`; (1, 0) keeps every image.
+    _shard: tuple[int, int] = (1, 0)
+
     def __init__(self, tfrecord_dir: str, resolution: int | None = None,
                  label_file: str | None = None, max_label_size: int | str = 0,
                  max_images: int | None = None, repeat: bool = True, shuffle_mb: int = 4096,
@@ -300,7 +303,7 @@ class TFRecordDataset:
         if max_images is not None:
             dset = dset.take(max_images)
         dset = tf1.data.Dataset.zip((dset, self._tf_labels_dataset))
-        num_shards, shard_index = getattr(self, "_shard", (1, 0))
+        num_shards, shard_index = self._shard
         if num_shards > 1:  # before the shuffle: the same images every epoch
             dset = dset.shard(num_shards, shard_index)
         bytes_per_item = int(np.prod(tfr_shape)) * np.dtype(self.dtype).itemsize

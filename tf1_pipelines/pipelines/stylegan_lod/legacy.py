@@ -9,7 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,7 +84,7 @@ def create_from_images(tfrecord_dir: str, image_dir: str, shuffle: int | bool,
 
 
 def _lod0_records(tfrecord_dir: str, max_label_size: int | str
-                 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+                 ) -> Generator[tuple[np.ndarray, np.ndarray], None, None]:
     """Every LOD-0 image in file order, as the original reads them for ``extract`` and
     ``compare`` (``repeat=False, shuffle_mb=0``, minibatches of 1): ``(image uint8
     [C, H, W], labels float32 [L])``. The folder is checked now (a bad one raises
@@ -97,7 +97,7 @@ def _lod0_records(tfrecord_dir: str, max_label_size: int | str
 
 
 def _read_in_own_session(dset: TFRecordDataset, graph: tf.Graph
-                         ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+                         ) -> Generator[tuple[np.ndarray, np.ndarray], None, None]:
     # Not ``with Session() as sess``, which would make it the default session: two of
     # these generators run in step (compare), and a default-session context must not
     # span a yield; it is the default only around each read.
@@ -195,12 +195,11 @@ def compare_datasets(tfrecord_dir_a: str, tfrecord_dir_b: str, ignore_labels: in
     print("Comparing datasets")
     idx = identical_images = identical_labels = 0
     same_count = True
-    missing = object()
     while True:
         if idx % 100 == 0:
             print("%d\r" % idx, end="", flush=True)
-        a, b = next(records_a, missing), next(records_b, missing)
-        if a is missing or b is missing:
+        a, b = next(records_a, None), next(records_b, None)  # a record is never None
+        if a is None or b is None:
             if a is not b:
                 same_count = False
                 print("Datasets contain different number of images")

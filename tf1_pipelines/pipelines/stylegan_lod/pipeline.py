@@ -76,7 +76,7 @@ class StyleganLodPipeline(Pipeline):
         self.layout = inspect_tfrecord_dir(self.tfrecord_dir, resolution, label_file,
                                            max_label_size, max_images)
         warn_if_buffers_too_big(self.layout, shuffle_mb, prefetch_mb)
-        self._reader_options = {"repeat": repeat, "shuffle_mb": shuffle_mb,
+        self._reader_options: dict[str, Any] = {"repeat": repeat, "shuffle_mb": shuffle_mb,
                                 "prefetch_mb": prefetch_mb, "buffer_mb": buffer_mb,
                                 "num_threads": num_threads, "seed": seed}
         self.seed = seed
@@ -113,7 +113,7 @@ class StyleganLodPipeline(Pipeline):
             settings["lod"] = self._check_lod(settings["lod"])
         return super()._validate_settings(settings)
 
-    def _build(self) -> Batch:
+    def _build(self) -> tuple[Any, ...]:  # a Batch (the class attribute shadows the type)
         minibatch_in = self._setting_placeholder("batch_size", tf.int64)
         self.dataset = TFRecordDataset.from_layout(  # one file per LOD: record-level shards
             self.layout, minibatch_in=minibatch_in, **self._reader_options,

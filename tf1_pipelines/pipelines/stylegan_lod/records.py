@@ -272,8 +272,11 @@ class TFRecordExporter:
         if img.shape != self.shape:
             raise DataError(f"image {self.cur_images} has shape {img.shape}, but the first image "
                             f"had {self.shape}; all images must have one shape (CHW)")
-        for lod, quant in enumerate(lod_images(img, len(self._writers))):
-            self._writers.write(lod, serialize_image(quant))
+        writers = self._writers
+        if writers is None:  # opened above with the first image's shape
+            raise RuntimeError("the record writers were not opened")
+        for lod, quant in enumerate(lod_images(img, len(writers))):
+            writers.write(lod, serialize_image(quant))
         self.cur_images += 1
 
     def add_labels(self, labels: np.ndarray) -> None:
@@ -345,9 +348,9 @@ def _find_label_file(tfrecord_dir: str, label_file: str | None) -> str | None:
         guess = sorted(glob.glob(os.path.join(glob.escape(tfrecord_dir), "*.labels")))
         return guess[0] if guess else None
     if not os.path.isfile(label_file):
-        guess = os.path.join(tfrecord_dir, label_file)
-        if os.path.isfile(guess):
-            return guess
+        in_dir = os.path.join(tfrecord_dir, label_file)
+        if os.path.isfile(in_dir):
+            return in_dir
     return label_file
 
 

@@ -7,7 +7,7 @@ import os
 import numpy as np
 import PIL.Image
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 from .records import TFRecordExporter
 

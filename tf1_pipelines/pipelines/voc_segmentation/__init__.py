@@ -34,7 +34,7 @@ crops and pads.
 
 The names below are imported from their modules on first use.
 """
-from tf1_pipelines.lazy_exports import lazy_exports
+from tf1_pipelines.data.lazy_exports import lazy_exports
 
 _EXPORTS = {
     "records": ("TFRECORDS_FILENAME", "IMAGE_SUFFIXES", "_bytes_feature", "_int64_feature",

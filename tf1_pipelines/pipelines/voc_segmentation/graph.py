@@ -9,7 +9,7 @@ import tensorflow as tf
 
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.options import check_positive_int
-from tf1_pipelines.quiet_tf1 import quiet_tf1
+from tf1_pipelines.runtime.quiet_tf1 import quiet_tf1
 
 tf1 = tf.compat.v1
 

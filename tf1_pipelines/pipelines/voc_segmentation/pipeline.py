@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 import tensorflow as tf
 
@@ -112,7 +112,7 @@ class VocSegmentationPipeline(Pipeline):
 
     name = "voc_segmentation"
     Batch = Batch
-    FIELDS: ClassVar[dict[str, FieldSpec]] = {
+    FIELDS: dict[str, FieldSpec] = {
         "image": FieldSpec("uint8", (None, IMAGE_HEIGHT, IMAGE_WIDTH, 3), "NHWC", (0, 255)),
         "mask": FieldSpec("uint8", (None, IMAGE_HEIGHT, IMAGE_WIDTH, 1), "NHWC", (0, 255))}
 
@@ -193,14 +193,14 @@ class VocSegmentationPipeline(Pipeline):
         if (image_dir is None) != (mask_dir is None):
             raise ConfigError("give both image_dir and mask_dir (or tfrecords=), got only "
                               f"{'image_dir' if image_dir is not None else 'mask_dir'}")
-        if image_dir is None:
+        if image_dir is None or mask_dir is None:  # both None (checked above)
             root = default_pairs_dir()
             image_dir = os.path.join(root, "JPEGImages")
             mask_dir = os.path.join(root, "SegmentationClass")
         pairs = find_pairs(image_dir, mask_dir)
         return queue_inputs.record_files(cached_shards(pairs, record_shards))
 
-    def _build(self) -> Batch:
+    def _build(self) -> tuple[Any, ...]:  # a Batch (the class attribute shadows the type)
         if self.backend == "queue":
             batch_size = self._setting_placeholder("batch_size", tf.int32)
             queue = queue_inputs.filename_queue(self._distribution.shard_files(self.files),

@@ -16,7 +16,7 @@ import numpy as np
 import tensorflow as tf
 from PIL import Image, UnidentifiedImageError
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
 from tf1_pipelines.options import check_positive_int

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 
 DEFAULT_PHOTOGRAPHS: tuple[str, ...] = ("astronaut", "coffee", "chelsea", "rocket",
                                         "immunohistochemistry", "motorcycle_left")
@@ -62,6 +62,6 @@ def write_default_pairs(dest: str, names: Sequence[str] = DEFAULT_PHOTOGRAPHS
 
 def default_pairs_dir() -> str:
     """The embedded VOC-like folder (``JPEGImages/``, ``SegmentationClass/``), built on
-    first use under :func:`tf1_pipelines.sample_data.data_home`."""
+    first use under :func:`tf1_pipelines.data.sample_data.data_home`."""
     dest = os.path.join(sample_data.data_home(), "voc_like")
     return sample_data.build_folder_atomically(dest, write_default_pairs)

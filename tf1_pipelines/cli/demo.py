@@ -14,7 +14,7 @@ from PIL import Image
 from tqdm import tqdm
 
 import tf1_pipelines as tp
-from tf1_pipelines import sample_data
+from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import ConfigError
 from tf1_pipelines.image.patches import list_images
 from tf1_pipelines.options import check_positive_int
@@ -77,6 +77,8 @@ def run_demo(out_dir: str = "demo_output", data_dir: str | None = None,
                 print(f"  backend={backend:<9} lr_method={lr_method:<7} {rate:8.0f} patches/s")
                 if backend == "tfrecords" and lr_method == "native":
                     last = p.get_batch()
+    if last is None:  # the tfrecords/native case above always runs
+        raise RuntimeError("no batch of backend tfrecords, lr_method native to draw")
     png = os.path.join(out_dir, "lr_hr_pairs.png")
     pairs_image(last.lr, last.hr).save(png)
     print(f"LR (left, 4x nearest) / HR (right) pairs written to {png}")

@@ -16,7 +16,7 @@ import signal
 import sys
 from collections.abc import Callable
 
-from tf1_pipelines.command_line import EXIT_BAD_INPUT, error_line
+from tf1_pipelines.cli.command_line import EXIT_BAD_INPUT, error_line
 from tf1_pipelines.errors import ConfigError, DataError
 from tf1_pipelines.records.interrupts import Terminated
 

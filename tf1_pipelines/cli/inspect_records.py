@@ -23,7 +23,7 @@ import numpy as np
 import tensorflow as tf
 from google.protobuf.message import DecodeError
 
-from tf1_pipelines.command_line import EXIT_BAD_INPUT, EXIT_DIFFERENT, EXIT_OK
+from tf1_pipelines.cli.command_line import EXIT_BAD_INPUT, EXIT_DIFFERENT, EXIT_OK
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.records.reader import count_records_by_header, iterate_records
 from tf1_pipelines.records.verify import FeatureSpec, check_feature, image_problem

@@ -44,7 +44,7 @@ def photograph_path(name: str) -> str:
     if name not in PHOTOGRAPHS:
         raise ValueError(f"unknown photograph {name!r}; bundled: {', '.join(PHOTOGRAPHS)}")
     path = importlib.resources.files("skimage.data") / PHOTOGRAPHS[name]
-    return os.fspath(path)
+    return str(path)  # a file of the installed skimage package: a plain path
 
 
 def load_photograph(name: str) -> np.ndarray:
@@ -120,7 +120,7 @@ def _only_cache_entries(home: str) -> bool:
     return True
 
 
-def build_folder_atomically(dest: str, fill: Callable[[str], None]) -> str:
+def build_folder_atomically(dest: str, fill: Callable[[str], object]) -> str:
     """Call ``fill(tmp_dir)`` and rename ``tmp_dir`` to ``dest``; no-op if ``dest`` exists.
 
     The temporary folder (``.partial-*``) carries :data:`PARTIAL_MARKER` from its

@@ -16,7 +16,7 @@ from PIL import Image
 from tf1_pipelines.pipelines import inception_multilabel as inc
 from tf1_pipelines.pipelines import stylegan_lod as sl
 from tf1_pipelines.pipelines.voc_segmentation import records as voc
-from tf1_pipelines.records.features import bytes_feature, example
+from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 
 #: The patch size of the tiny div2k records (8 x 8 luma patches, scale 4).
 DIV2K_PATCH = 8
@@ -101,3 +101,12 @@ def stylegan_records(folder: str, images: int = 4) -> list[str]:
 def read_all(path: str) -> list[bytes]:
     """Every serialized record of a good file."""
     return [bytes(r) for r in tf.data.TFRecordDataset(path).as_numpy_iterator()]
+
+
+def voc_id_record(record_id: int, size: int = 8) -> bytes:
+    """A seed-003 record of a ``size`` x ``size`` image and mask whose every value is
+    ``record_id``: a batch then tells which records it holds."""
+    img = np.full((size, size, 3), record_id, np.uint8)
+    return example({"height": int64_feature(size), "width": int64_feature(size),
+                    "image_raw": bytes_feature(img.tobytes()),
+                    "mask_raw": bytes_feature(img[:, :, 0].tobytes())}).SerializeToString()

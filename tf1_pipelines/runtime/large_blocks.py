@@ -20,8 +20,8 @@ no change beyond the noise of a run.
 """
 from __future__ import annotations
 
-from tf1_pipelines.malloc_arenas import mallopt
 from tf1_pipelines.options import check_positive_int
+from tf1_pipelines.runtime.malloc_arenas import mallopt
 
 #: glibc's ``mallopt`` parameter numbers (``M_MMAP_THRESHOLD``, ``M_TRIM_THRESHOLD``).
 M_MMAP_THRESHOLD = -3

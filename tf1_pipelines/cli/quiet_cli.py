@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from tf1_pipelines.startup_log import drop_tensorflow_startup_lines
+from tf1_pipelines.runtime.startup_log import drop_tensorflow_startup_lines
 
 
 def quiet_startup() -> None:

@@ -276,7 +276,7 @@ def _say(line: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``serve ...`` alone (the tests start servers with it as a subprocess)."""
-    parser = argparse.ArgumentParser(prog="python -m tf1_pipelines.service_cli")
+    parser = argparse.ArgumentParser(prog="python -m tf1_pipelines.cli.service_cli")
     add_serve_parser(parser.add_subparsers(dest="command", required=True))
     return run_serve(parser.parse_args(argv))
 

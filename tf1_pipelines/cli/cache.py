@@ -1,7 +1,7 @@
 """The record cache: the folders the pipelines build under the data home.
 
 The data home is ``$TF1_PIPELINES_DATA`` or ``~/.cache/tf1_pipelines``
-(:func:`tf1_pipelines.sample_data.data_home`). Two kinds of entries live there:
+(:func:`tf1_pipelines.data.sample_data.data_home`). Two kinds of entries live there:
 
 * the embedded data sets, built on first use and then reused as they are
   (``div2k_like``, ``voc_like``, ``inception_multilabel``, ``stylegan_lod``,
@@ -30,10 +30,10 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tf1_pipelines.data.sample_data import PARTIAL_MARKER, DataHomeError, data_home
 from tf1_pipelines.records import manifest
 from tf1_pipelines.records.folder_lock import LOCK_NAME
 from tf1_pipelines.registry import cache_folders
-from tf1_pipelines.sample_data import PARTIAL_MARKER, DataHomeError, data_home
 
 #: A record cache's sub-folder: the first 16 hex digits of a SHA-1.
 _KEY = re.compile(r"^[0-9a-f]{16}$")
