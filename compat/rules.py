@@ -137,7 +137,8 @@ CONTRIB_DATA_FROM_V1: tuple[str, ...] = (
 #: names it lists work, its other names raise naming the replacement.
 PARTIAL_CONTRIB_PACKAGES: dict[str, str] = {
     "learn": "tf.contrib.learn is provided for its datasets (the MNIST reader, compat.tutorials.mnist_input_data) "
-             "and Experiment / learn_runner / RunConfig on tf.estimator (compat.contrib.learn); "
+             "Experiment / learn_runner / RunConfig on tf.estimator (compat.contrib.learn) and preprocessing "
+             "(VocabularyProcessor: compat.contrib._learn_text); "
              "its other names raise, naming tf.estimator or tf.keras",
 }
 
@@ -373,6 +374,9 @@ LEGACY_MODULE_DESCRIPTIONS: dict[str, str] = {
                                                "(no download)",
     f"{LEARN_DATASETS}.base": "Datasets/Dataset tuples, served from compat.tutorials.mnist_input_data",
     "tensorflow.contrib.learn.datasets.base": "Datasets/Dataset tuples, served from compat.tutorials.mnist_input_data",
+    "tensorflow.contrib.learn.preprocessing": "VocabularyProcessor and friends, served from compat.contrib._learn_text",
+    "tensorflow.contrib.learn.python.learn.preprocessing": "VocabularyProcessor and friends, served from "
+                                                           "compat.contrib._learn_text",
     "tensorflow.contrib.deprecated": "the pre-1.0 summary ops, served by compat.tf1.renames",
     "tensorflow.contrib.nn": "the deprecated_flipped_* losses, served by compat.tf1.renames",
 }

@@ -257,6 +257,9 @@ def __getattr__(name: str) -> Any:
     from compat.errors import LegacyAPIError
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in ("text", "categorical_vocabulary"):  # TF 1.x's source files of the package: the same names
+        import sys
+        return sys.modules[__name__]
     if name == "CategoricalProcessor":
         raise LegacyAPIError("tf.contrib.learn.preprocessing.CategoricalProcessor is not provided by the compat "
                              "runner: map labels with a dict or sklearn.preprocessing.LabelEncoder")

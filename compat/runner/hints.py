@@ -13,7 +13,9 @@ Importing this module imports nothing heavy.
 * TensorFlow 2's own module reached around the runner
   (``importlib.import_module("tensorflow")``, ``__import__``, ``sys.modules``),
   which lacks TF1 names such as ``tf.placeholder``;
-* the MNIST tutorial reader without its four local files (nothing is downloaded).
+* the MNIST tutorial reader without its four local files (nothing is downloaded);
+* a placeholder that must be fed although the script fed a tensor computed from it
+  (TF1 allowed feeding any tensor; TensorFlow 2's graph optimizer may fold it away).
 """
 from __future__ import annotations
 
@@ -70,8 +72,21 @@ def _mnist_files_missing(exc: BaseException) -> str | None:
     return f"the MNIST reader needs its four local files: {exc}"
 
 
+def _fed_tensor_folded_away(exc: BaseException) -> str | None:
+    # By class name: recognising the error must not import TensorFlow.
+    if type(exc).__name__ != "InvalidArgumentError" or "You must feed a value for placeholder" not in str(exc):
+        return None
+    return ("if the feed_dict feeds a tensor computed from this placeholder rather than the placeholder itself "
+            "(x = tf.transpose(x_placeholder), then feed_dict={x: ...}), TF1 allowed it, but TensorFlow 2's "
+            "graph optimizer can fold that tensor away (a transpose of a transpose, in tf.nn.dynamic_rnn) and "
+            "then needs the placeholder: feed the placeholder, or create the session with "
+            "config.graph_options.rewrite_options.arithmetic_optimization = RewriterConfig.OFF "
+            "(from tensorflow.core.protobuf.rewriter_config_pb2)")
+
+
 _RECOGNISERS: tuple[Recogniser, ...] = (
-    _binary_read_as_text, _eager_code_in_graph_mode, _real_tensorflow_module, _mnist_files_missing)
+    _binary_read_as_text, _eager_code_in_graph_mode, _real_tensorflow_module, _mnist_files_missing,
+    _fed_tensor_folded_away)
 
 
 def hint_for(exc: BaseException) -> str | None:

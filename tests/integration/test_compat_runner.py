@@ -551,7 +551,9 @@ def test_install_and_uninstall(tmp_path: Path) -> None:
             assert sys.modules["tensorflow.contrib"] is tf1.contrib_modules()["tensorflow.contrib"]
             import scipy.misc
             assert scipy.misc is installation.scipy_misc
-            assert scipy.misc.imresize.__module__ == "compat.scipy_legacy.misc"
+            from compat.scipy_legacy import misc as served_misc
+            assert scipy.misc.imresize is served_misc.imresize
+            assert served_misc.imresize.__module__ == "tf1_pipelines.image.pilutil"
             with pytest.raises(AttributeError, match="matplotlib.pyplot.imshow"):
                 scipy.misc.imshow  # noqa: B018
             assert not list(tmp_path.glob("__pycache__/*"))

@@ -114,6 +114,7 @@ def test_other_names_raise_naming_what_there_was() -> None:
 def test_learn_serves_preprocessing() -> None:
     from compat.contrib import learn
     assert learn.preprocessing.VocabularyProcessor is text.VocabularyProcessor
+    assert text.text is text and text.categorical_vocabulary.CategoricalVocabulary is text.CategoricalVocabulary
 
 
 def test_check_classifies_names_reached_through_a_contrib_module_alias(tmp_path: Path) -> None:
@@ -128,6 +129,12 @@ def test_check_classifies_names_reached_through_a_contrib_module_alias(tmp_path:
         estimator = learn.DNNClassifier(hidden_units=[3])
         bad = crf.no_such_function
         """))
+    (tmp_path / "imports.py").write_text(textwrap.dedent("""\
+        from tensorflow.contrib.learn.preprocessing import VocabularyProcessor
+        from tensorflow.contrib.learn.python.learn.preprocessing import text
+        from tensorflow.contrib.factorization import KMeans
+        """))
+    assert check_script(tmp_path / "imports.py").ok
     report = check_script(script)
     verdicts = {f.construct: f.status for f in report.findings}
     assert verdicts["learn.preprocessing.VocabularyProcessor"] == "bridged"

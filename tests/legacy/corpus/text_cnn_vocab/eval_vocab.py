@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.contrib import learn
+from tensorflow.contrib.learn.preprocessing import VocabularyProcessor
 
 tf.flags.DEFINE_string("out_dir", "./runs", "Where train_vocab.py wrote the vocabulary.")
 FLAGS = tf.flags.FLAGS
@@ -13,7 +13,7 @@ FLAGS = tf.flags.FLAGS
 
 def main(_):
     vocab_path = os.path.join(FLAGS.out_dir, "vocab")
-    vocab_processor = learn.preprocessing.VocabularyProcessor.restore(vocab_path)
+    vocab_processor = VocabularyProcessor.restore(vocab_path)
     x_raw = ["a great movie", "an unseen zebra movie"]
     x_test = np.array(list(vocab_processor.transform(x_raw)))
     for row in x_test:
