@@ -126,6 +126,9 @@ CONTRIB_DATA_PROVIDED: dict[str, str] = {
     "padded_batch_and_drop_remainder": "Dataset.padded_batch(..., drop_remainder=True)",
     "sliding_window_batch": "Dataset.window(size, shift, stride, drop_remainder=True) with each window batched",
     "assert_element_shape": "Dataset.map with tf.ensure_shape on each component",
+    "sloppy_interleave": "Dataset.interleave(..., num_parallel_calls=cycle_length, deterministic=False)",
+    "read_batch_features": "tf.compat.v1.data.experimental.make_batched_features_dataset(...) through a "
+                           "one-shot iterator",
 }
 
 #: ``tf.contrib.data`` classes of TF 1.2-1.3 that live on in ``tf.compat.v1.data``.

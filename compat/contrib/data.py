@@ -20,7 +20,9 @@ __all__ = [
     "padded_batch_and_drop_remainder",
     "parallel_interleave",
     "shuffle_and_repeat",
+    "read_batch_features",
     "sliding_window_batch",
+    "sloppy_interleave",
     "unbatch",
 ]
 
@@ -139,7 +141,36 @@ def assert_element_shape(expected_shapes: Any) -> Transformation:
     return _apply
 
 
-FUNCTIONS: dict[str, Callable[..., Transformation]] = {
+def sloppy_interleave(map_func: Callable[..., Any], cycle_length: Any, block_length: Any = 1) -> Transformation:
+    """``tf.contrib.data.sloppy_interleave`` (TF 1.4-1.12): :func:`parallel_interleave` with ``sloppy=True``.
+
+    Elements come from ``cycle_length`` input elements at once, in whatever order
+    they are ready (the same multiset as ``interleave``, the order not fixed).
+    """
+    return parallel_interleave(map_func, cycle_length, block_length, sloppy=True)
+
+
+def read_batch_features(file_pattern: Any, batch_size: Any, features: Any, reader: Any = None,
+                        reader_args: Any = None, randomize_input: bool = True, num_epochs: Any = None,
+                        capacity: int = 10000) -> Any:
+    """``tf.contrib.data.read_batch_features``: batches of parsed ``Example``s from files, as tensors.
+
+    As in TF 1.x, the batched-features dataset of ``file_pattern`` (shuffled with a
+    buffer of ``capacity`` when ``randomize_input``, ``num_epochs`` times; None
+    repeats forever) read through a one-shot iterator. Returns the dict of
+    ``features``' keys to batched ``Tensor`` / ``SparseTensor`` of ``get_next()``.
+    """
+    import tensorflow as tf
+    v1 = tf.compat.v1
+    dataset = v1.data.experimental.make_batched_features_dataset(
+        file_pattern, batch_size, features, reader=reader or v1.data.TFRecordDataset, reader_args=reader_args,
+        num_epochs=num_epochs, shuffle=randomize_input, shuffle_buffer_size=capacity)
+    return v1.data.make_one_shot_iterator(dataset).get_next()
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "sloppy_interleave": sloppy_interleave,
+    "read_batch_features": read_batch_features,
     "sliding_window_batch": sliding_window_batch,
     "assert_element_shape": assert_element_shape,
     "unbatch": unbatch,
