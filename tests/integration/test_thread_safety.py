@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import tensorflow as tf
 from helpers.record_builders import voc_id_record
+from tensorflow.python.client import session as tf_session
 
 import tf1_pipelines as tp
 from tf1_pipelines.errors import EndOfData
 from tf1_pipelines.runtime import session_runs
 
-tf1 = tf.compat.v1
 THREADS = 8
 RECORDS = 41  # not a multiple of the batch size: the last batch is short
 
@@ -41,17 +41,20 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
     """Every tf.compat.v1.Session and every set of queue threads the pipelines make."""
     made: dict[str, list[Any]] = {"sessions": [], "queue_threads": []}
 
-    class CountingSession(tf1.Session):  # type: ignore[misc, valid-type]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            made["sessions"].append(self)
-            super().__init__(*args, **kwargs)
+    # On TensorFlow's Session class itself, not on a module attribute: whichever module
+    # object a pipeline reaches it through, every session it makes is counted.
+    original_init = tf_session.Session.__init__
+
+    def counting_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        made["sessions"].append(self)
+        original_init(self, *args, **kwargs)
 
     class CountingQueueThreads(session_runs.QueueThreads):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             made["queue_threads"].append(self)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(tf1, "Session", CountingSession)
+    monkeypatch.setattr(tf_session.Session, "__init__", counting_init)
     monkeypatch.setattr(session_runs, "QueueThreads", CountingQueueThreads)
     return made
 
