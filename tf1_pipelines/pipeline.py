@@ -165,6 +165,7 @@ class Pipeline:
                                                   processing_mode, job_name)
         self._built: Built | None = None
         self._batches_delivered = 0
+        self._record_examples: int | None = None  # counted on first need
         self._building: BuildRecord | None = None  # set only while _build runs
         self._runs = Runs(join_timeout, self.name)
         self._closed = False
@@ -274,11 +275,27 @@ class Pipeline:
                               f"{epochs} this pipeline reads, and {flag} is off: no batch would "
                               f"ever come; lower batch_size to at most {total}, or set {flag}=True")
 
+    def _check_records_batch_size(self, batch_size: int, files: list[str], num_epochs: int | None,
+                                  allow_smaller_final_batch: bool) -> None:
+        """``_check_batch_can_come`` for a pipeline reading the records of ``files``
+        for ``num_epochs`` epochs; they are counted once, on first need."""
+        if allow_smaller_final_batch or num_epochs is None:
+            return
+        if self._record_examples is None:
+            self._record_examples = self._examples_in_records(files)
+        self._check_batch_can_come(batch_size, self._record_examples, num_epochs, False,
+                                   "allow_smaller_final_batch")
+
+    def _check_batch_size(self, batch_size: int) -> None:
+        """ConfigError when no batch of ``batch_size`` would ever come; called by
+        configure(). The base class cannot tell; pipelines that can override it."""
+
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Check and normalise settings given to configure() (a fresh dict the
         override may change); raise ConfigError. Returns the settings to apply."""
         if "batch_size" in settings:
             settings["batch_size"] = check_positive_int("batch_size", settings["batch_size"])
+            self._check_batch_size(settings["batch_size"])
         reject_unknown_options(f"{self.name} cannot configure", settings, sorted(self._settings),
                                "setting")
         return settings

@@ -367,6 +367,20 @@ def test_faithful_default_drops_the_remainder(labelled):
 
 
 @pytest.mark.timeout(60)
+def test_a_batch_no_epoch_can_fill_is_refused_at_load_and_by_configure(labelled):
+    too_big = "batch_size 25 is larger than the 12 examples x 2 epochs = 24"
+    with pytest.raises(ConfigError, match=too_big):
+        tp.load_pipeline("inception_multilabel", data_dir=labelled["data_dir"], batch_size=25,
+                         num_epochs=2, **SMALL)
+    with tp.load_pipeline("inception_multilabel", data_dir=labelled["data_dir"], batch_size=4,
+                          num_epochs=2, **SMALL) as pipe:
+        with pytest.raises(ConfigError, match=too_big):
+            pipe.configure(batch_size=25)
+        pipe.configure(batch_size=24)  # exactly two epochs: one batch comes
+        assert len(pipe.get_batch().filenames) == 24
+
+
+@pytest.mark.timeout(60)
 def test_levels_read_from_the_records_when_not_given(labelled):
     pipe = tp.load_pipeline("inception_multilabel", data_dir=labelled["data_dir"], **SMALL)
     assert pipe.semantic_level_settings == [("colour", 3), ("scene", 3)]

@@ -60,12 +60,6 @@ class ConstantPipeline(Pipeline):
             raise ConfigError(f"batch_size {batch_size} is larger than the {examples} examples "
                               "and drop_remainder is set: no batch would ever come")
 
-    def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        settings = super()._validate_settings(settings)
-        if "batch_size" in settings:
-            self._check_batch_size(settings["batch_size"])
-        return settings
-
     def _initializer_feed(self) -> dict[Any, Any]:
         """The settings and the arrays: they enter the graph only when the iterator starts."""
         feed = super()._initializer_feed()

@@ -204,19 +204,11 @@ class InceptionMultilabelPipeline(Pipeline):
         self._table = record_table(self.files) if self.backend == "dataset" else None
 
     def _check_batch_size(self, batch_size: int) -> None:
-        """ConfigError when no batch would ever come: a batch larger than every
-        example of ``num_epochs`` epochs, and no smaller final batch allowed."""
-        if self.allow_smaller_final_batch or self.num_epochs is None:
-            return
-        if getattr(self, "_examples", None) is None:
-            self._examples = self._examples_in_records(self.files)
-        self._check_batch_can_come(batch_size, self._examples, self.num_epochs, False,
-                                   "allow_smaller_final_batch")
+        self._check_records_batch_size(batch_size, self.files, self.num_epochs,
+                                       self.allow_smaller_final_batch)
 
     def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         settings = super()._validate_settings(settings)
-        if "batch_size" in settings:
-            self._check_batch_size(settings["batch_size"])
         # batch_join's queue was sized for the first batch size; a bigger batch
         # than it holds could never be dequeued.
         if self.backend != "queue" or self._queue_batch_size is None:

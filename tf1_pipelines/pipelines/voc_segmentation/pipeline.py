@@ -155,20 +155,8 @@ class VocSegmentationPipeline(Pipeline):
         self._check_batch_size(self.batch_size)
 
     def _check_batch_size(self, batch_size: int) -> None:
-        """ConfigError when no batch would ever come: a batch larger than every
-        example of ``num_epochs`` epochs, and no smaller final batch allowed."""
-        if self.allow_smaller_final_batch or self.num_epochs is None:
-            return
-        if getattr(self, "_examples", None) is None:
-            self._examples = self._examples_in_records(self.files)
-        self._check_batch_can_come(batch_size, self._examples, self.num_epochs, False,
-                                   "allow_smaller_final_batch")
-
-    def _validate_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        settings = super()._validate_settings(settings)
-        if "batch_size" in settings:
-            self._check_batch_size(settings["batch_size"])
-        return settings
+        self._check_records_batch_size(batch_size, self.files, self.num_epochs,
+                                       self.allow_smaller_final_batch)
 
     def _check_deterministic(self, deterministic: bool, seed: int | None,
                              num_threads: int | None) -> bool:
