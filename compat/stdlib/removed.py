@@ -14,7 +14,9 @@ The reference list is the "Removed" sections of Python's What's New (3.7 to
   ``Element.getchildren``, the ``unittest`` aliases, ...): the object's own
   method is used when it has one;
 * :data:`DROPPED_KEYWORDS`: arguments that were removed and did nothing
-  (``json.loads(encoding=)``).
+  (``json.loads(encoding=)``);
+* :data:`DEFAULTED_KEYWORDS`: arguments given a value when the call leaves
+  them out (``pickle.load(f)`` reads Python 2 pickles).
 
 :mod:`compat.stdlib.rewrite` rewrites the script's own code to reach these
 through ``__compat__.stdlib`` (:mod:`compat.stdlib.runtime`); the real modules
@@ -34,7 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ATTRIBUTES", "DROPPED_KEYWORDS", "FALLBACK_MODULES", "METHODS", "MODULES", "Method", "Removed"]
+__all__ = ["ATTRIBUTES", "DEFAULTED_KEYWORDS", "DROPPED_KEYWORDS", "FALLBACK_MODULES", "METHODS", "MODULES", "Method",
+           "Removed"]
 
 
 @dataclass(frozen=True)
@@ -306,6 +309,16 @@ METHODS: dict[str, Method] = {
 #: Keyword arguments that were removed after years of being ignored: module -> function -> keywords.
 DROPPED_KEYWORDS: dict[str, dict[str, frozenset[str]]] = {
     "json": {"loads": frozenset({"encoding"})},
+}
+
+#: Keyword arguments the script's own calls get when they leave them out: module -> function -> keyword -> value.
+#: ``pickle``'s ``encoding`` decodes the ``str`` objects of a Python 2 pickle. Python 3's
+#: default, 'ASCII', fails on any other byte, so a Python 2 pickle of a NumPy array
+#: (CIFAR-10's python batches) or of non-ASCII text cannot be read; 'latin1' gives the
+#: same text wherever 'ASCII' succeeds and keeps every byte otherwise, which is what
+#: NumPy documents for such pickles. A pickle written by Python 3 is read the same either way.
+DEFAULTED_KEYWORDS: dict[str, dict[str, dict[str, str]]] = {
+    "pickle": {name: {"encoding": "latin1"} for name in ("load", "loads", "Unpickler")},
 }
 
 #: The Python version this table was last checked against (for the docs).

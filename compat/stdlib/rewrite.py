@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from compat.runner.source_pass import SourcePass, helper, import_aliases, import_statements, short
-from compat.stdlib.removed import ATTRIBUTES, DROPPED_KEYWORDS, FALLBACK_MODULES, METHODS, MODULES
+from compat.stdlib.removed import ATTRIBUTES, DEFAULTED_KEYWORDS, DROPPED_KEYWORDS, FALLBACK_MODULES, METHODS, MODULES
 
 __all__ = ["StdlibPass", "fix_source"]
 
@@ -60,6 +60,21 @@ def _renamed_module(name: str) -> str | None:
     return None
 
 
+#: Python 2 names of the modules of :data:`DEFAULTED_KEYWORDS` (``import cPickle as pickle``).
+_PY2_NAMES = {"cPickle": "pickle"}
+
+
+def _six_moves_aliases(imports: list[ast.Import | ast.ImportFrom]) -> dict[str, str]:
+    """Local name -> module for ``from six.moves import cPickle [as name]``."""
+    found: dict[str, str] = {}
+    for node in imports:
+        if isinstance(node, ast.ImportFrom) and node.module == "six.moves":
+            for alias in node.names:
+                if alias.name in _PY2_NAMES:
+                    found[alias.asname or alias.name] = _PY2_NAMES[alias.name]
+    return found
+
+
 def _dotted(node: ast.expr) -> str | None:
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
@@ -84,7 +99,10 @@ class StdlibPass(SourcePass):
     def __init__(self, tree: ast.Module) -> None:
         super().__init__()
         imports = import_statements(tree)
-        self._modules = import_aliases(imports, frozenset({*ATTRIBUTES, *DROPPED_KEYWORDS}))
+        self._modules = import_aliases(imports, frozenset({*ATTRIBUTES, *DROPPED_KEYWORDS,
+                                                           *DEFAULTED_KEYWORDS, *_PY2_NAMES}))
+        self._modules = {name: _PY2_NAMES.get(module, module) for name, module in self._modules.items()}
+        self._modules.update(_six_moves_aliases(imports))
         self._xml = "xml" in import_aliases(imports, {"xml"})
         # Names bound to any imported module: ``ET.fromstring(...)`` is a module function, not a removed method.
         self._imported = {alias.asname or alias.name.split(".")[0] for node in imports
@@ -194,6 +212,7 @@ class StdlibPass(SourcePass):
                 self.record(node, short(node), f"{', '.join(sorted(dropped))}= was removed (it had no effect); "
                                                "the argument is dropped")
                 node.keywords = [k for k in node.keywords if k.arg not in dropped]
+            self._default_keywords(node, self._modules[func.value.id], func.attr)
         if (isinstance(func, ast.Attribute) and func.attr in METHODS and not self._is_module(func.value)):
             entry = METHODS[func.attr]
             self.record(node, short(node), f"removed in Python {entry.removed_in}; the object's own "
@@ -203,6 +222,18 @@ class StdlibPass(SourcePass):
             return ast.copy_location(ast.Call(func=helper("stdlib", "method"), args=args,
                                               keywords=node.keywords), node)
         return self.generic_visit(node)
+
+    def _default_keywords(self, node: ast.Call, module: str, function: str) -> None:
+        """Give ``node`` the :data:`DEFAULTED_KEYWORDS` of ``module.function`` that it leaves out."""
+        defaults = DEFAULTED_KEYWORDS.get(module, {}).get(function, {})
+        given = {k.arg for k in node.keywords}
+        if not defaults or None in given:  # ``**kwargs`` may hold them
+            return
+        for keyword, value in defaults.items():
+            if keyword not in given:
+                self.record(node, short(node), f"{keyword}={value!r} (reads what Python 2 wrote; "
+                                               "the same result wherever the default succeeds)")
+                node.keywords.append(ast.keyword(arg=keyword, value=ast.Constant(value)))
 
     def _is_module(self, node: ast.expr) -> bool:
         """True for a name bound to NumPy or to a standard module, and for ``__compat__`` (handled elsewhere)."""

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from compat.numpy1 import bytes_helpers
@@ -407,6 +408,47 @@ def test_json_loads_encoding() -> None:
         json.loads("[1]", encoding="utf-8")
     assert run_legacy("import json\nvalue = json.loads('[1, 2]', encoding='utf-8')\n")["value"] == [1, 2]
     assert reported("import json\nvalue = json.loads('[1]', encoding='utf-8')\n")[0][1] == "rewritten"
+
+
+def python2_pickle(values: bytes, text: bytes) -> bytes:
+    """What Python 2's cPickle (protocol 2) wrote for ``{'data': np.frombuffer(values, np.uint8), 'name': text}``:
+    its ``str`` objects (keys, the array's raw bytes, ``text``) are SHORT_BINSTRINGs of bytes."""
+    def string(raw: bytes) -> bytes:
+        return b"U" + bytes([len(raw)]) + raw
+    array = (b"cnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\nK\x00\x85" + string(b"b") + b"\x87R"
+             + b"(K\x01" + bytes([ord("K"), len(values)]) + b"\x85"
+             + b"cnumpy\ndtype\n" + string(b"u1") + b"K\x00K\x01\x87R"
+             + b"(K\x03" + string(b"|") + b"NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb"
+             + b"\x89" + string(values) + b"tb")
+    return b"\x80\x02}(" + string(b"data") + array + string(b"name") + string(text) + b"u."
+
+
+def test_pickle_reads_python2_pickles_in_the_scripts_own_calls() -> None:
+    import pickle
+    blob = python2_pickle(bytes([0, 128, 255]), "café".encode("latin1"))
+    with pytest.raises(UnicodeDecodeError):
+        pickle.loads(blob)  # Python 3's 'ASCII' default
+    source = """
+        import io, pickle
+        try:
+            import cPickle as pkl
+        except ImportError:
+            import pickle as pkl
+        from six.moves import cPickle
+        first = pkl.loads(BLOB)
+        second = cPickle.load(io.BytesIO(BLOB))
+        third = pickle.Unpickler(io.BytesIO(BLOB)).load()
+        raw = pickle.loads(BLOB, encoding='bytes')  # what Python 3 code asked for stays
+        plain = pickle.loads(pickle.dumps({'k': 'ü'}))
+    """
+    found = run_legacy(source, BLOB=blob)
+    for name in ("first", "second", "third"):
+        assert found[name]["data"].dtype == np.uint8
+        assert found[name]["data"].tolist() == [0, 128, 255]
+        assert found[name]["name"] == "café"
+    assert found["raw"][b"name"] == "café".encode("latin1")
+    assert found["plain"] == {"k": "ü"}
+    assert ("pkl.loads(BLOB)", "rewritten") in reported(source)
 
 
 def test_cgi_still_importable_or_served() -> None:
