@@ -263,6 +263,14 @@ DEEP_MODULES: dict[str, str] = {
     "tensorflow.contrib.slim.python.slim": "tf_slim",
     "tensorflow.contrib.layers.python.layers": "tf_slim.layers",
     "tensorflow.contrib.framework.python.ops": "tf_slim.ops",
+    # The framework modules tf_slim does not have, which TF 1.x code imported by path: the
+    # speech_commands tutorial's ``from ...ops import audio_ops as contrib_audio`` (decode_wav,
+    # encode_wav, audio_spectrogram, mfcc: the ops TF 1.x's module re-exported), and the ops
+    # TF 1.x moved from contrib into core.
+    "tensorflow.contrib.framework.python.ops.audio_ops": "tensorflow.python.ops.gen_audio_ops",
+    "tensorflow.contrib.framework.python.ops.sort_ops": "tensorflow.python.ops.sort_ops",
+    "tensorflow.contrib.framework.python.ops.critical_section_ops": "tensorflow.python.ops.critical_section_ops",
+    "tensorflow.contrib.framework.python.framework.checkpoint_utils": "tensorflow.python.training.checkpoint_utils",
     "tensorflow.contrib.training.python.training.training": "tf_slim.training.training",
     "tensorflow.contrib.training.python.training.evaluation": "tf_slim.training.evaluation",
     "tensorflow.contrib.training.python.training.hparam": "compat.contrib.hparams",
@@ -276,9 +284,24 @@ EMPTY_PACKAGES: frozenset[str] = frozenset({
     "tensorflow.contrib.slim.python",
     "tensorflow.contrib.layers.python",
     "tensorflow.contrib.framework.python",
+    "tensorflow.contrib.framework.python.framework",
     "tensorflow.contrib.training.python",
     "tensorflow.contrib.training.python.training",
 })
+
+#: Names of TensorFlow's internal modules that were TF1 classes under TF 1.x and are TF2 ones
+#: today: ``from MODULE import NAME`` in the script's own code -> the TF1 namespace's attribute.
+#: TF 1.x's ``dataset_ops`` and ``readers`` ended with ``Dataset = DatasetV1`` (and the
+#: ``*DatasetV1`` readers), and ``tensorflow.python.data`` re-exported them, so the
+#: ``from tensorflow.python.data import Dataset`` of Google's ML Crash Course notebooks had
+#: ``make_one_shot_iterator``; today that import is ``DatasetV2``, which lacks it.
+DEEP_TF1_IMPORTS: dict[tuple[str, str], str] = {
+    **{(module, "Dataset"): "data.Dataset"
+       for module in ("tensorflow.python.data", "tensorflow.python.data.ops.dataset_ops")},
+    **{(module, name): f"data.{name}"
+       for module in ("tensorflow.python.data", "tensorflow.python.data.ops.readers")
+       for name in ("TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset")},
+}
 
 _FEATURE_COLUMNS = ("tf.compat.v1.feature_column (feature columns) or Keras preprocessing layers "
                     "(tf.keras.layers.Hashing, StringLookup, Discretization, ...)")

@@ -28,6 +28,7 @@ ones the runner serves and refuses from; this module never imports
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,9 +36,10 @@ from pathlib import Path
 
 from compat import contrib as contrib_bridges
 from compat import rules
-from compat.checker import fallbacks
+from compat.checker import fallbacks, keras1_uses, matplotlib_uses, pydata_uses
 from compat.contrib import slim as slim_bridge
 from compat.runner import rewrite
+from compat.scipy_legacy import removed as scipy_removed
 from compat.tf1 import namespace as tf1
 
 __all__ = ["HANDLED", "STATUSES", "Finding", "Report", "check_script", "main"]
@@ -149,6 +151,25 @@ def _classify_scipy_misc(name: str, bridged: tuple[str, ...]) -> Verdict:
     return "unsupported", rules.scipy_misc_message(name)
 
 
+@functools.lru_cache(maxsize=1)
+def _scipy_top_level_removed() -> dict[str, scipy_removed.Removed]:
+    """The NumPy names old SciPy re-exported at its top level and the installed SciPy lacks."""
+    import scipy
+    return scipy_removed.numpy_aliases(
+        lambda attr: attr in scipy.__dict__ or attr in getattr(scipy, "submodules", ()))
+
+
+def _scipy_removed_verdict(module: str, name: str) -> Verdict | None:
+    """``bridged`` for a name today's SciPy lost and the runner adds back
+    (:mod:`compat.scipy_legacy.removed`), else None."""
+    entry = scipy_removed.REMOVED.get(module, {}).get(name)
+    if entry is None and module == "scipy":
+        entry = _scipy_top_level_removed().get(name)
+    if entry is None:
+        return None
+    return "bridged", f"removed from SciPy; the runner adds {module}.{name} back ({entry.replacement} today)"
+
+
 #: The verdict for ``scipy.ndimage.imread``.
 _NDIMAGE_IMREAD: Verdict = ("bridged", rules.NDIMAGE_IMREAD_ACTION)
 
@@ -184,6 +205,8 @@ class _Aliases(ast.NodeVisitor):
         self.misc: set[str] = set()
         self.ndimage: set[str] = set()
         self.scipy: set[str] = set()
+        #: A name bound to a SciPy module -> the module (``sig`` -> ``scipy.signal``).
+        self.scipy_modules: dict[str, str] = {}
         #: A name bound to a ``tf.contrib`` module -> its path under ``tf`` (``learn`` -> ``["contrib", "learn"]``),
         #: so that ``learn.preprocessing`` is classified as ``tf.contrib.learn.preprocessing``.
         self.contrib: dict[str, list[str]] = {}
@@ -200,6 +223,10 @@ class _Aliases(ast.NodeVisitor):
                 self.ndimage.add(alias.asname)
             elif alias.name.split(".")[0] == "scipy" and not alias.asname:
                 self.scipy.add("scipy")
+            elif alias.name == "scipy" and alias.asname:
+                self.scipy.add(alias.asname)
+            elif alias.name.startswith("scipy.") and alias.asname:  # import scipy.signal as sig
+                self.scipy_modules[alias.asname] = alias.name
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
@@ -214,6 +241,11 @@ class _Aliases(ast.NodeVisitor):
         if node.level == 0 and node.module == "scipy":
             self.misc.update(a.asname or a.name for a in node.names if a.name == "misc")
             self.ndimage.update(a.asname or a.name for a in node.names if a.name == "ndimage")
+            self.scipy_modules.update({a.asname or a.name: f"scipy.{a.name}" for a in node.names
+                                       if a.name not in ("misc", "ndimage", "*")})
+        elif node.level == 0 and (node.module or "").startswith("scipy."):  # from scipy.spatial import distance
+            self.scipy_modules.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names
+                                       if f"{node.module}.{a.name}" in scipy_removed.REMOVED})
 
 
 def _contrib_bridge_name(module: str) -> str | None:
@@ -261,6 +293,18 @@ class _ModuleChecker(ast.NodeVisitor):
                 status, action = "conditional", f"{action}; runs {condition}"
             self.findings.append(Finding(self._path, getattr(node, "lineno", 0),
                                          getattr(node, "col_offset", 0), construct, status, action))
+
+    def visit_Module(self, node: ast.Module) -> None:
+        # Removed Matplotlib names and arguments: the runner provides them (compat.matplotlib_legacy).
+        for found, construct, action in matplotlib_uses.bridged_uses(node):
+            self._add(found, construct, ("bridged", action))
+        # Keras 1 arguments and names: the served standalone `keras` converts them (compat.keras2).
+        for found, construct, action in keras1_uses.bridged_uses(node):
+            self._add(found, construct, ("bridged", action))
+        # Removed scikit-learn and pandas names and arguments (compat.pydata_legacy).
+        for found, construct, action in pydata_uses.bridged_uses(node):
+            self._add(found, construct, ("bridged", action))
+        self.generic_visit(node)
 
     # -- imports -------------------------------------------------------------
 
@@ -315,6 +359,11 @@ class _ModuleChecker(ast.NodeVisitor):
             self._add(node, "from scipy import misc", self._module_verdict("scipy.misc"))
         elif module == "scipy.ndimage" and "imread" in names:
             self._add(node, "scipy.ndimage.imread", _NDIMAGE_IMREAD)
+        elif any(_scipy_removed_verdict(module, name) for name in names):
+            for name in names:
+                verdict = _scipy_removed_verdict(module, name)
+                if verdict is not None:
+                    self._add(node, f"{module}.{name}", verdict)
         elif module == "scipy.misc":
             for name in names:
                 self._add(node, f"scipy.misc.{name}", _classify_scipy_misc(name, self._scipy_bridged()))
@@ -353,11 +402,25 @@ class _ModuleChecker(ast.NodeVisitor):
                     root in self._aliases.scipy and parts == ["ndimage", "imread"]):
                 self._add(node, dotted, _NDIMAGE_IMREAD)
                 return
+            verdict = self._scipy_attribute_verdict(root, parts)
+            if verdict is not None:
+                self._add(node, dotted, verdict)
+                return
         if node.attr in rules.DATASET_V1_MEMBERS and isinstance(node.ctx, ast.Load):
             self._add(node, f".{node.attr}", ("compat.v1", "TensorFlow 1 Dataset member; works on "
                                               "tf.compat.v1 datasets (TF2 spelling: "
                                               f"{rules.DATASET_V1_MEMBERS[node.attr]})"))
         self.generic_visit(node)
+
+    def _scipy_attribute_verdict(self, root: str, parts: list[str]) -> Verdict | None:
+        """``sig.hann`` / ``scipy.signal.hann`` / ``sp.zeros``: the verdict for a removed SciPy name, else None."""
+        if root in self._aliases.scipy_modules:
+            return _scipy_removed_verdict(self._aliases.scipy_modules[root], parts[0])
+        if root in self._aliases.scipy:
+            if len(parts) > 1 and f"scipy.{parts[0]}" in scipy_removed.REMOVED:
+                return _scipy_removed_verdict(f"scipy.{parts[0]}", parts[1])
+            return _scipy_removed_verdict("scipy", parts[0])
+        return None
 
     # -- calls and names -------------------------------------------------------
 

@@ -5,6 +5,11 @@ the legacy Keras (checked: ``log_prob``, ``sample``, ``kl_divergence`` in a
 ``tf.compat.v1.Session``). The distributions keep their TF 1.x names and
 arguments there; the ``*WithSoftplus*`` conveniences, which TFP dropped, are
 written here as the base distribution over ``softplus`` of the parameter.
+``bijectors`` is :mod:`compat.contrib._bijectors`: TFP's, plus ``Affine``,
+``AffineScalar``, ``AffineLinearOperator``, ``Ordered``, ... that TFP removed.
+The classes whose parameters TF 1.1 renamed also take TF 1.0's keywords and
+methods (``Normal(mu=..., sigma=...)``, ``log_pdf``, ``kl``; see
+:mod:`compat.contrib._distributions_tf10`).
 """
 from __future__ import annotations
 
@@ -36,7 +41,8 @@ FORWARDS: dict[str, str] = {
         "TransformedDistribution", "Uniform", "VectorDeterministic", "kl_divergence",
         "normal_conjugates_known_scale_posterior", "normal_conjugates_known_scale_predictive",
         "quadrature_scheme_lognormal_gauss_hermite", "quadrature_scheme_lognormal_quantiles")},
-    "bijectors": "tensorflow_probability.bijectors",
+    # TFP's bijectors plus the TF 1.x ones TFP dropped (Affine, AffineScalar, ...).
+    "bijectors": "compat.contrib._bijectors",
     "SeedStream": "tensorflow_probability.util.SeedStream",
     **{name: f"tensorflow_probability.stats.{name}" for name in (
         "assign_log_moving_mean_exp", "assign_moving_mean_variance", "auto_correlation", "percentile")},
@@ -57,7 +63,17 @@ REFUSED: dict[str, str] = {
     "quadrature_scheme_softmaxnormal_quantiles": "tfp.distributions.quadrature_scheme_lognormal_quantiles",
 }
 
-__getattr__ = forwarding_getattr("distributions", FORWARDS, REFUSED)
+_forward = forwarding_getattr("distributions", FORWARDS, REFUSED)
+
+
+def __getattr__(name: str) -> Any:
+    """A TF 1.15 name of ``FORWARDS``; the classes TF 1.0 gave other keywords take those too."""
+    from compat.contrib import _distributions_tf10 as tf10
+    if name in tf10.RENAMED_KEYWORDS or name in tf10.RENAMED_CLASSES:
+        return tf10.served(name)
+    if name == "kl":
+        return tf10.kl
+    return _forward(name)
 
 
 def _softplus(value: Any) -> Any:

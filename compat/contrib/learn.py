@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from compat.contrib import refusing_getattr
 from compat.errors import LegacyAPIError
 
-__all__ = ["REFUSED", "Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "run"]
+__all__ = ["REFUSED", "Experiment", "ExportStrategy", "ModeKeys", "learn_runner", "make_export_strategy", "run"]
 
 _USE_CORE = "the tf.estimator class of the same name (train instead of fit; input_fn instead of x/y) or tf.keras"
 
@@ -348,11 +348,28 @@ learn_runner = types.ModuleType("tensorflow.contrib.learn.python.learn.learn_run
 learn_runner.__dict__.update(run=run, tune=_tune)
 
 
+class ModeKeys:
+    """``tf.contrib.learn.ModeKeys`` of TF 1.x: ``INFER``, not ``tf.estimator``'s ``PREDICT``.
+
+    The values are TF 1.x's (``'infer'`` is also ``tf.estimator.ModeKeys.PREDICT``), so a mode
+    compared with either class gives what it gave under TF 1.x. seq2seq code of 2017 (the
+    ``tensorflow/nmt`` models) tested ``mode == tf.contrib.learn.ModeKeys.INFER``.
+    """
+
+    TRAIN = "train"
+    EVAL = "eval"
+    INFER = "infer"
+
+    @classmethod
+    def validate(cls, key: str) -> None:
+        """Raise ``ValueError`` unless ``key`` is one of the three modes (as TF 1.x did)."""
+        if key not in (cls.TRAIN, cls.EVAL, cls.INFER):
+            raise ValueError(f"Invalid mode {key}.")
+
+
 def __getattr__(name: str) -> Any:
     if name == "RunConfig":
         return _run_config_class()
-    if name == "ModeKeys":
-        return _api().ModeKeys
     if name == "NanLossDuringTrainingError":
         return _api().NanLossDuringTrainingError
     if name == "TaskType":

@@ -255,6 +255,18 @@ def served_module_name(fullname: str) -> str | None:
     return DEEP_MODULES[best] + fullname[len(best):]
 
 
+#: ``SERVED.child`` -> ``OLD.child`` for the old paths of :data:`DEEP_MODULES` whose module is not the
+#: same-named submodule of what serves their parent. ``from OLD import child`` asks the import system
+#: for ``SERVED.child`` (the parent module's own ``__name__``), so that name must lead to the old path's
+#: module too (``tensorflow.contrib.framework.python.ops`` is ``tf_slim.ops``, which has no ``audio_ops``).
+_CHILD_ALIASES: dict[str, str] = {
+    f"{DEEP_MODULES[parent]}.{child}": old
+    for old in DEEP_MODULES
+    for parent, _, child in [old.rpartition(".")]
+    if parent in DEEP_MODULES and DEEP_MODULES[old] != f"{DEEP_MODULES[parent]}.{child}"
+}
+
+
 def _facade_name(fullname: str) -> str | None:
     head, _, name = fullname.rpartition(".")
     return name if head == "tensorflow.contrib" and name in FACADES else None
@@ -343,10 +355,12 @@ class ContribFinder(importlib.abc.MetaPathFinder):
         Raises:
             compat.errors.LegacyImportError: an old deep path whose module ``tf_slim`` lacks.
         """
+        alias = _CHILD_ALIASES.get(fullname)
         if fullname == "tf_slim" or fullname.startswith("tf_slim."):
             _supply_gaps_for_active_bridges()  # before tf_slim's code can call the moved names
-            return None
-        module = self._module_for(fullname)
+            if alias is None:
+                return None
+        module = self._module_for(alias or fullname)
         if module is None:
             return None
         self._remember(fullname, module)

@@ -12,6 +12,13 @@ package, the maintained Keras 2: ``keras.x`` is ``x`` of tf_keras's TF1 API
 ``keras.utils.np_utils``), or one of :data:`OLD_PATHS` (modules Keras 2.0-2.2
 had and later releases folded elsewhere). Imports of any other library are
 untouched. Importing this module imports nothing heavy and changes nothing.
+
+Keras 2.0-2.3 still took Keras 1 arguments and names (``Dense(output_dim=)``,
+``Convolution2D(32, 3, 3, border_mode='same')``, ``fit(nb_epoch=)``,
+``K.set_image_dim_ordering('th')``): the modules served to ``keras`` (and
+only to it: ``tf.keras`` is unchanged) are views of the tf_keras modules
+holding the classes of :mod:`compat.keras2.legacy_interfaces`, which convert
+them as Keras 2.x did.
 """
 from __future__ import annotations
 
@@ -22,6 +29,9 @@ import importlib.util
 import sys
 import types
 from collections.abc import Sequence
+from typing import Any
+
+from compat.keras2 import legacy_interfaces
 
 __all__ = ["OLD_PATHS", "Keras2Finder", "install"]
 
@@ -69,10 +79,76 @@ def _old_path_module(fullname: str) -> types.ModuleType | None:
 
 def keras2_module(fullname: str) -> types.ModuleType | None:
     """The module served for ``fullname`` (``keras`` or ``keras.x...``), or None if Keras 2 has none."""
+    if fullname in _VIEWS:
+        return _VIEWS[fullname]
     if fullname in OLD_PATHS:
-        return _old_path_module(fullname)
+        module = _old_path_module(fullname)
+        return _legacy_view(fullname, module, fresh=True) if module is not None else None
     rest = fullname[len("keras"):]
-    return _import(_V1_API + rest) or (_import("tf_keras.src" + rest) if rest else None)
+    module = _import(_V1_API + rest) or (_import("tf_keras.src" + rest) if rest else None)
+    return _legacy_view(fullname, module) if module is not None else None
+
+
+#: The served modules that are not tf_keras's own (views with Keras 1 support), by ``keras`` name.
+_VIEWS: dict[str, types.ModuleType] = {}
+#: Model-building functions served so that the models they build take Keras 1 arguments.
+_MODEL_LOADERS = ("load_model", "model_from_json", "model_from_yaml", "model_from_config")
+
+
+def _extras(fullname: str, source: types.ModuleType) -> dict[str, Any]:
+    """Names Keras 2.2 had in ``fullname`` that tf_keras's module lacks, and served model loaders."""
+    extras: dict[str, Any] = {}
+    if fullname in legacy_interfaces.ALIAS_MODULES:
+        import tf_keras.src.layers as layers
+        for alias, target in legacy_interfaces.LAYER_ALIASES.items():
+            if not hasattr(source, alias) and hasattr(layers, target):
+                extras[alias] = legacy_interfaces.legacy_class(getattr(layers, target))
+        for rank in (1, 2):
+            atrous = legacy_interfaces.atrous_convolution(
+                rank, legacy_interfaces.legacy_class(getattr(layers, f"Conv{rank}D")))  # type: ignore[arg-type]
+            extras.setdefault(f"AtrousConvolution{rank}D", atrous)
+            extras.setdefault(f"AtrousConv{rank}D", atrous)
+    if hasattr(source, "set_image_data_format") and not hasattr(source, "set_image_dim_ordering"):
+        extras["image_dim_ordering"] = legacy_interfaces.image_dim_ordering(source)
+        extras["set_image_dim_ordering"] = legacy_interfaces.set_image_dim_ordering(source)
+    for name in _MODEL_LOADERS:
+        function = getattr(source, name, None)
+        if callable(function) and getattr(function, "__module__", "").startswith("tf_keras."):
+            from compat.keras2 import legacy_models
+            extras[name] = legacy_models.load_model_function(function)
+    return extras
+
+
+def _legacy_view(fullname: str, source: types.ModuleType, fresh: bool = False) -> types.ModuleType:
+    """``source``, or a copy of it named ``fullname`` serving the Keras 1 support of Keras 2.x.
+
+    A copy for a module holding such classes or names, and for every package:
+    importing ``keras.a.b`` sets ``b`` on the module served as ``keras.a``,
+    which must then not be tf_keras's own (``tf.keras`` would see the copy).
+    ``fresh``: ``source`` was built for ``fullname`` (an old path) and is changed in place.
+    """
+    names = vars(source)
+    replaced = {name: served for name, value in names.items()
+                if isinstance(value, type) and (served := legacy_interfaces.legacy_class(value)) is not value}
+    extras = _extras(fullname, source)
+    package = hasattr(source, "__path__")
+    if not (replaced or extras or package or fresh):
+        return source
+    view = source if fresh else types.ModuleType(fullname, source.__doc__)
+    if not fresh:
+        view.__dict__.update({k: v for k, v in names.items() if not (k.startswith("__") and k.endswith("__"))})
+        view.__dict__.update({k: names[k] for k in ("__path__", "__file__", "__all__") if k in names})
+    view.__dict__.update(replaced)
+    view.__dict__.update(extras)
+    _VIEWS[fullname] = view  # before the submodules below, which may name this package again
+    if package:
+        for name, value in list(view.__dict__.items()):
+            # `keras.layers` must be the served `keras.layers`, not tf_keras's.
+            if isinstance(value, types.ModuleType) and value.__name__ == f"{source.__name__}.{name}":
+                child = keras2_module(f"{fullname}.{name}")
+                if child is not None:
+                    view.__dict__[name] = child
+    return view
 
 
 class _Served(importlib.abc.Loader):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from compat.rules import EXIT_FAILURE, EXIT_USAGE
+from compat.runner import hints
 
 __all__ = ["CellFailure", "default_output", "run_notebook"]
 
@@ -122,6 +123,11 @@ def _hint(failure: CellFailure) -> str:
     if failure.ename == "StdinNotImplementedError":
         return (f"\n    {failure.describe()} asks for input(): a notebook run has no one to type the answer; "
                 f"set the value in the cell instead")
+    missing = re.fullmatch(r"No module named '([\w.]+)'", failure.evalue.strip())
+    if failure.ename == "ModuleNotFoundError" and missing is not None:
+        advice = hints.missing_package_hint(missing.group(1))
+        if advice is not None:
+            return f"\n    {advice}"
     return ""
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["REMOVED", "Removed", "replacements", "value_of"]
+__all__ = ["REMOVED", "RENAMED_KEYWORDS", "Removed", "replacements", "value_of"]
 
 
 @dataclass(frozen=True)
@@ -472,6 +472,21 @@ OLDER: dict[str, Removed] = {
 
 #: Every removed name the script's own code gets back.
 REMOVED: dict[str, Removed] = {**NPY201, **PYTHON_TYPE_ALIASES, **OLDER}
+
+#: Keyword arguments NumPy renamed and then removed: function -> old keyword -> new keyword.
+#: ``np.reshape(a, newshape=)`` (deprecated in 2.1, removed in 2.4; Aymeric Damien's GAN
+#: examples), ``np.percentile(..., interpolation=)`` and its three siblings (1.22 / 2.4), the
+#: ``normed=`` of ``histogram2d`` / ``histogramdd`` (an alias of ``density``, removed in 1.24).
+#: The script's own ``np.FUNCTION(...)`` calls get the new keyword, with the same meaning.
+#: ``np.histogram(normed=)`` is not a rename: it divided by ``sum(counts * widths)``, which
+#: differs from ``density`` for unequal bins, so it is served by
+#: :func:`compat.numpy1.runtime.histogram_normed`.
+RENAMED_KEYWORDS: dict[str, dict[str, str]] = {
+    "reshape": {"newshape": "shape"},
+    **{name: {"interpolation": "method"} for name in ("percentile", "quantile", "nanpercentile", "nanquantile")},
+    "histogram2d": {"normed": "density"},
+    "histogramdd": {"normed": "density"},
+}
 
 
 def replacements() -> dict[str, str]:

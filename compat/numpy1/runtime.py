@@ -27,7 +27,8 @@ import numpy as np
 
 from compat.numpy1 import removed
 
-__all__ = ["PICKLE_FLAG", "Numpy1Names", "PickleRefusedError", "failure_hint", "itemset", "newbyteorder", "ptp"]
+__all__ = ["PICKLE_FLAG", "Numpy1Names", "PickleRefusedError", "failure_hint", "histogram_normed", "itemset",
+           "newbyteorder", "ptp"]
 
 #: The runner's option that restores the old ``np.load`` default for the script's own calls.
 PICKLE_FLAG = "--allow-pickle"
@@ -110,6 +111,21 @@ def newbyteorder(obj: Any, new_order: str = "S") -> Any:
     return obj.view(obj.dtype.newbyteorder(new_order))
 
 
+def histogram_normed(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002 - NumPy's argument name
+                     normed: Any = None, weights: Any = None, density: Any = None) -> tuple[Any, Any]:
+    """``numpy.histogram(..., normed=...)`` as NumPy 1.x computed it (the argument was removed in 1.24).
+
+    ``density`` given wins, as in NumPy 1. A true ``normed`` divides the counts by
+    ``sum(counts * bin_widths)``: the same as ``density=True`` for equal bins, not for
+    unequal ones (why NumPy deprecated it). Returns ``(values, bin_edges)``.
+    """
+    if density is not None or not normed:
+        return np.histogram(a, bins, range, weights=weights, density=density)
+    counts, edges = np.histogram(a, bins, range, weights=weights)
+    widths = np.diff(edges).astype(float)
+    return counts / (counts * widths).sum(), edges
+
+
 def _scalar_conversion(kind: type) -> Any:
     """``kind(x)`` as under NumPy 1: a size-1 array of any shape converts (NumPy 2 takes only 0-d ones)."""
     def convert(value: Any) -> Any:
@@ -153,6 +169,7 @@ class Numpy1Names:
         self.ptp = ptp
         self.itemset = itemset
         self.newbyteorder = newbyteorder
+        self.histogram_normed = histogram_normed
         self.to_int, self.to_float, self.to_complex = to_int, to_float, to_complex
 
     def __getattr__(self, name: str) -> Any:

@@ -34,8 +34,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["decode", "div", "encode", "gfile", "idiv", "idiv_attr", "idiv_item", "is_utf8", "open_py2",
-           "print_py2", "round_py2"]
+__all__ = ["bytes_value", "bytes_values", "decode", "div", "encode", "gfile", "idiv", "idiv_attr", "idiv_item",
+           "is_utf8", "open_py2", "print_py2", "round_py2"]
 
 _CHUNK = 1 << 20
 
@@ -257,6 +257,33 @@ def encode(obj: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(obj, (bytes, bytearray)):
         return bytes(obj).decode("utf-8").encode(*args, **kwargs)
     return obj.encode(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# str in protobuf bytes fields
+# --------------------------------------------------------------------------
+
+def bytes_value(value: Any) -> Any:
+    """One element for a protobuf bytes field (``.bytes_list.value.append(x)``) in Python 2 code.
+
+    Python 2's ``str`` was bytes, so ``tf.train.BytesList`` took it; a ``str`` here
+    stands for its UTF-8 bytes. Anything else is left for protobuf to accept or reject.
+    """
+    return value.encode("utf-8") if isinstance(value, str) else value
+
+
+def bytes_values(values: Any) -> Any:
+    """The elements for a protobuf bytes field (``BytesList(value=...)``, ``.extend(...)``) in Python 2 code.
+
+    Each ``str`` element becomes its UTF-8 bytes. A ``str`` given as the whole
+    sequence is, as in Python 2, the sequence of its one-byte strings. What is not
+    iterable is returned unchanged, for protobuf's own error.
+    """
+    if isinstance(values, str):
+        return [bytes([b]) for b in values.encode("utf-8")]
+    if isinstance(values, (bytes, bytearray)) or not isinstance(values, Iterable):
+        return values
+    return [bytes_value(v) for v in values]
 
 
 # --------------------------------------------------------------------------

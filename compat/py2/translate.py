@@ -533,6 +533,30 @@ CODEC_ACTION = ("Python 2 str method: str.decode decodes its UTF-8 bytes, bytes.
                 "its text; other objects keep their own method")
 
 
+#: ``BytesList(value=...)`` and ``<x>.bytes_list.value.extend(...)`` / ``.append(...)``: the
+#: ``tf.train.Example`` writers of Python 2 put ``str`` (bytes there) into bytes fields.
+BYTES_FIELD_ACTION = ("Python 2 str in a protobuf bytes field: str values are stored as their UTF-8 "
+                      "bytes, as Python 2's str was bytes")
+BYTES_FIELD_METHODS = {"extend": "bytes_values", "append": "bytes_value"}
+
+
+def _is_bytes_list_class(func: ast.expr) -> bool:
+    """``BytesList`` / ``tf.train.BytesList`` / ``example_pb2.BytesList``."""
+    return (isinstance(func, ast.Name) and func.id == "BytesList") or (
+        isinstance(func, ast.Attribute) and func.attr == "BytesList")
+
+
+def _bytes_field_method(func: ast.expr) -> str | None:
+    """The helper for ``<x>.bytes_list.value.extend`` / ``.append``, else None."""
+    if not isinstance(func, ast.Attribute) or func.attr not in BYTES_FIELD_METHODS:
+        return None
+    field = func.value
+    if (isinstance(field, ast.Attribute) and field.attr == "value"
+            and isinstance(field.value, ast.Attribute) and field.value.attr == "bytes_list"):
+        return BYTES_FIELD_METHODS[func.attr]
+    return None
+
+
 def _is_float_literal(node: ast.expr) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         node = node.operand
@@ -655,6 +679,16 @@ class Py2Semantics(ast.NodeTransformer):
                 return node
             self._edit(node, _short(node), OPEN_ACTION)
             return self._call("gfile", [func, *node.args], node, node.keywords)
+        if _is_bytes_list_class(func) and any(k.arg == "value" for k in node.keywords):
+            self._edit(node, _short(node), BYTES_FIELD_ACTION)
+            node.keywords = [ast.keyword(arg="value", value=self._call("bytes_values", [k.value], k.value))
+                             if k.arg == "value" else k for k in node.keywords]
+            return node
+        helper = _bytes_field_method(func)
+        if helper is not None and len(node.args) == 1 and not node.keywords:
+            self._edit(node, _short(node), BYTES_FIELD_ACTION)
+            node.args = [self._call(helper, node.args, node.args[0])]
+            return node
         if isinstance(func, ast.Attribute) and func.attr in CODEC_METHODS:
             self._edit(node, _short(node), CODEC_ACTION)
             return self._call(func.attr, [func.value, *node.args], node, node.keywords)

@@ -15,14 +15,18 @@ Importing this module imports nothing heavy.
   which lacks TF1 names such as ``tf.placeholder``;
 * the MNIST tutorial reader without its four local files (nothing is downloaded);
 * a placeholder that must be fed although the script fed a tensor computed from it
-  (TF1 allowed feeding any tensor; TensorFlow 2's graph optimizer may fold it away).
+  (TF1 allowed feeding any tensor; TensorFlow 2's graph optimizer may fold it away);
+* a third-party package the script imports that is not installed: what to install
+  (its name on PyPI when it differs from the module's), or, for the libraries that
+  only ever ran on TensorFlow 1 (``prettytensor``, ``tflearn``, Sonnet 1), what
+  replaces them (:data:`MISSING_PACKAGES`).
 """
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 
-__all__ = ["hint_for"]
+__all__ = ["MISSING_PACKAGES", "hint_for", "missing_package_hint"]
 
 Recogniser = Callable[[BaseException], "str | None"]
 
@@ -84,9 +88,48 @@ def _fed_tensor_folded_away(exc: BaseException) -> str | None:
             "(from tensorflow.core.protobuf.rewriter_config_pb2)")
 
 
+#: Modules TF1-era projects imported that the runner's stack does not install -> what to do.
+#: The PyPI name where it differs from the module's; the replacement where the library
+#: was built on TensorFlow 1's internals.
+MISSING_PACKAGES: dict[str, str] = {
+    "prettytensor": ("prettytensor (2016-2017) was built on TensorFlow 1's internals; write its layers with "
+                     "tf.layers or tf.keras.layers"),
+    "tflearn": ("TFLearn wraps TensorFlow 1 graphs: `pip install tflearn` (its last releases target "
+                "tf.compat.v1; not checked with this runner), or write its layers with tf.layers"),
+    "sonnet": ("Sonnet 1 (2017-2019) was built on tf.contrib; `pip install \"dm-sonnet<2\"` needs TensorFlow 1, "
+               "and Sonnet 2 has another API: write the modules with tf.keras.layers"),
+    "tensorlayer": "`pip install tensorlayer` (its 1.x releases need TensorFlow 1; 2.x has another API)",
+    "keras_contrib": "its layers moved to TensorFlow Addons, now unmaintained: keras_contrib.layers.CRF -> "
+                     "tf.contrib.crf under the runner",
+    "gym": "`pip install gym` (gym 0.26 changed reset() and step(); the old API is gym<0.26)",
+    "tensorflow_hub": "`pip install tensorflow-hub`",
+    "tensorflow_datasets": "`pip install tensorflow-datasets`",
+    "yaml": "`pip install PyYAML`",
+    "bs4": "`pip install beautifulsoup4`",
+    "dateutil": "`pip install python-dateutil`",
+    "Crypto": "`pip install pycryptodome`",
+    "attr": "`pip install attrs`",
+}
+
+
+def missing_package_hint(module: str) -> str | None:
+    """What to do when the script imports ``module`` (dotted or not) and it is not installed, or None."""
+    top = module.split(".")[0]
+    advice = MISSING_PACKAGES.get(top)
+    if advice is not None:
+        return f"the script imports {top}, which is not installed: {advice}"
+    return None
+
+
+def _third_party_missing(exc: BaseException) -> str | None:
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    return missing_package_hint(exc.name)
+
+
 _RECOGNISERS: tuple[Recogniser, ...] = (
     _binary_read_as_text, _eager_code_in_graph_mode, _real_tensorflow_module, _mnist_files_missing,
-    _fed_tensor_folded_away)
+    _fed_tensor_folded_away, _third_party_missing)
 
 
 def hint_for(exc: BaseException) -> str | None:

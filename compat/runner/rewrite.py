@@ -51,7 +51,7 @@ from compat.numpy1 import removed as numpy1_removed
 from compat.numpy1 import rewrite as numpy1_rewrite
 from compat.py2 import runtime as py2_runtime
 from compat.py2 import translate as py2
-from compat.rules import DICT_METHODS, NUMPY_REMOVED, PY2_BUILTINS, PY2_MODULES
+from compat.rules import DEEP_TF1_IMPORTS, DICT_METHODS, NUMPY_REMOVED, PY2_BUILTINS, PY2_MODULES
 from compat.runner import local_imports, source_pass
 from compat.stdlib import rewrite as stdlib_rewrite
 
@@ -222,6 +222,8 @@ class LegacyTransformer(ast.NodeTransformer):
             self._record(node, f"from {node.module} import ...", f"imports from {new} (its Python 3 name)")
             node.module = new
             return node
+        if any((node.module, alias.name) in DEEP_TF1_IMPORTS for alias in node.names):
+            return self._deep_tf1_import(node)
         if node.module != "tensorflow" or any(alias.name == "*" for alias in node.names):
             return node
         statements = []
@@ -231,6 +233,25 @@ class LegacyTransformer(ast.NodeTransformer):
             statements.append(ast.copy_location(ast.Assign(targets=[target], value=call), node))
             self._record(node, f"from tensorflow import {alias.name}",
                          f"{alias.name} is taken from the TF1 namespace")
+        return statements
+
+    def _deep_tf1_import(self, node: ast.ImportFrom) -> list[ast.stmt]:
+        """``from tensorflow.python.data import Dataset``: the TF1 class it was (``DEEP_TF1_IMPORTS``)."""
+        module = node.module or ""
+        kept = [alias for alias in node.names if (module, alias.name) not in DEEP_TF1_IMPORTS]
+        statements: list[ast.stmt] = []
+        if kept:
+            statements.append(ast.copy_location(ast.ImportFrom(module=module, names=kept, level=0), node))
+        for alias in node.names:
+            path = DEEP_TF1_IMPORTS.get((module, alias.name))
+            if path is None:
+                continue
+            call = ast.Call(func=_helper("tf1_import"), args=[ast.Constant(path)], keywords=[])
+            target = ast.Name(id=alias.asname or alias.name, ctx=ast.Store())
+            statements.append(ast.copy_location(ast.Assign(targets=[target], value=call), node))
+            self._record(node, f"from {module} import {alias.name}",
+                         f"tf.{path} of the TF1 namespace, the class TF 1.x's module held "
+                         "(today's module holds the TF2 class)")
         return statements
 
     # -- calls ---------------------------------------------------------------
@@ -398,13 +419,17 @@ def _parse_translation(source: str, filename: str, print_function: bool = False,
 
 
 def parse_legacy(source: str, filename: str, python2: bool | None = None,
-                 top_level: bool = False) -> tuple[ast.Module, py2.Translation | None]:
+                 top_level: bool = False, py2_process: bool = False) -> tuple[ast.Module, py2.Translation | None]:
     """The module's tree, translated from Python 2 when it is Python 2; and the translation.
 
     ``python2``: None to recognise Python 2 (:mod:`compat.py2.translate`), True to treat the
     module as Python 2, False to never translate. Valid Python 3 that cannot be
     translated is used as it is. ``top_level``: the module has no parent
     package (its imports stay absolute, see :func:`compat.py2.translate.translate`).
+    ``py2_process`` (with ``python2=None``): the script ran under Python 2 (its own
+    code is Python 2), so a module without Python 2 markers ran with Python 2's
+    ``/`` too (tflib's ``save_images.py``: ``nw = n_samples/rows`` used as a size);
+    it is translated as a module that is Python 2 by its leftovers is.
 
     Raises:
         SyntaxError: the source is neither valid Python 3 nor translatable Python 2
@@ -422,7 +447,8 @@ def parse_legacy(source: str, filename: str, python2: bool | None = None,
             return _parse_translation(source, filename, top_level=top_level)
         except py2.UntranslatableError as failure:
             raise _untranslatable(err, failure, source, filename) from None
-    if python2 is False or (python2 is None and not py2.python2_markers(tree, module_bindings(tree).bound)):
+    if python2 is False or (python2 is None and not py2_process
+                            and not py2.python2_markers(tree, module_bindings(tree).bound)):
         return tree, None
     try:
         # Valid Python 3 that is Python 2 only by its leftovers (xrange, iteritems, ...):
@@ -434,11 +460,12 @@ def parse_legacy(source: str, filename: str, python2: bool | None = None,
 
 
 def compile_legacy(source: str | bytes, filename: str, python2: bool | None = None,
-                   top_level: bool = False) -> tuple[types.CodeType, TransformResult]:
+                   top_level: bool = False, py2_process: bool = False) -> tuple[types.CodeType, TransformResult]:
     """Parse (translating Python 2, see :func:`parse_legacy`), rewrite and compile a legacy module.
 
     ``top_level``: the module has no parent package (the script run as ``__main__``,
     or a module imported by a top-level name): its Python 2 imports stay absolute.
+    ``py2_process``: as for :func:`parse_legacy`.
 
     Raises:
         SyntaxError: the source is neither valid Python 3 nor translatable Python 2
@@ -446,7 +473,7 @@ def compile_legacy(source: str | bytes, filename: str, python2: bool | None = No
     """
     if isinstance(source, bytes):
         source = importlib.util.decode_source(source)
-    tree, translation = parse_legacy(source, filename, python2, top_level)
+    tree, translation = parse_legacy(source, filename, python2, top_level, py2_process)
     result = transform(tree, python2=translation is not None)
     result.changes = sorted(result.changes + translation_changes(translation),
                             key=lambda c: (c.line, c.col))
@@ -509,6 +536,8 @@ class LegacyHelpers:
     print = staticmethod(py2_runtime.print_py2)
     round = staticmethod(py2_runtime.round_py2)
     encode = staticmethod(py2_runtime.encode)
+    bytes_value = staticmethod(py2_runtime.bytes_value)
+    bytes_values = staticmethod(py2_runtime.bytes_values)
 
     def __init__(self, tf1_namespace: Callable[[], types.ModuleType],
                  numpy_legacy: types.ModuleType) -> None:
@@ -527,9 +556,12 @@ class LegacyHelpers:
         return module
 
     def tf1_import(self, name: str) -> Any:
-        """``from tensorflow import name``, resolved in the TF1 namespace."""
+        """``from tensorflow import name``, resolved in the TF1 namespace (``name`` may be dotted: ``data.Dataset``)."""
         try:
-            return getattr(self._tf1_namespace(), name)
+            value = self._tf1_namespace()
+            for part in name.split("."):
+                value = getattr(value, part)
+            return value
         except AttributeError as exc:
             raise ImportError(f"cannot import name {name!r} from 'tensorflow': {exc}") from None
 
@@ -681,18 +713,20 @@ class LocalScope:
 class LegacyLoader(importlib.machinery.SourceFileLoader):
     """Loads one of the script's own modules through :func:`compile_legacy`; no bytecode cache.
 
-    ``python2``: as for :func:`parse_legacy` (True: ``compat run --py2``).
+    ``python2``, ``py2_process``: as for :func:`parse_legacy` (True: ``compat run --py2``).
     """
 
     def __init__(self, fullname: str, path: str, helpers: LegacyHelpers,
-                 python2: bool | None = None) -> None:
+                 python2: bool | None = None, py2_process: bool = False) -> None:
         super().__init__(fullname, path)
         self._helpers = helpers
         self._python2 = python2
+        self._py2_process = py2_process
 
     def _compile(self) -> tuple[types.CodeType, TransformResult]:
         # A module imported by a top-level name (a sibling of the script) has no parent package.
-        return compile_legacy(self.get_data(self.path), self.path, self._python2, top_level="." not in self.name)
+        return compile_legacy(self.get_data(self.path), self.path, self._python2, top_level="." not in self.name,
+                              py2_process=self._py2_process)
 
     def get_code(self, fullname: str) -> types.CodeType:
         """The rewritten code object (never read from or written to ``__pycache__``)."""
@@ -706,12 +740,17 @@ class LegacyLoader(importlib.machinery.SourceFileLoader):
 
 
 class LegacyFinder(importlib.abc.MetaPathFinder):
-    """Hands the script's own modules to :class:`LegacyLoader`; everything else is left alone."""
+    """Hands the script's own modules to :class:`LegacyLoader`; everything else is left alone.
+
+    ``py2_process`` (set by the runner once it knows the script ran under Python 2):
+    as for :func:`parse_legacy`.
+    """
 
     def __init__(self, scope: LocalScope, helpers: LegacyHelpers, python2: bool | None = None) -> None:
         self.scope = scope
         self.helpers = helpers
         self.python2 = python2
+        self.py2_process = False
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -723,7 +762,7 @@ class LegacyFinder(importlib.abc.MetaPathFinder):
             return None
         if not self.scope.contains(spec.origin):
             return None
-        spec.loader = LegacyLoader(fullname, spec.origin, self.helpers, self.python2)
+        spec.loader = LegacyLoader(fullname, spec.origin, self.helpers, self.python2, self.py2_process)
         return spec
 
 

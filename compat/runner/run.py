@@ -11,8 +11,11 @@ own process, and only there, it installs:
   from :func:`compat.tf1.namespace.contrib_modules` (the real ``tensorflow`` module is
   not modified);
 * a finder that serves ``scipy.misc`` from :mod:`compat.scipy_legacy.misc` and the
-  MNIST tutorial modules (:mod:`compat.tutorials.legacy_modules`), adds ``imread`` to
-  ``scipy.ndimage``, and refuses removed TensorFlow modules
+  MNIST tutorial modules (:mod:`compat.tutorials.legacy_modules`), gives SciPy's
+  modules the names they lost (``scipy.ndimage.imread``, ``scipy.integrate.simps``,
+  ...: :mod:`compat.scipy_legacy.patches`), likewise Matplotlib's, scikit-learn's and
+  pandas' (:mod:`compat.matplotlib_legacy`, :mod:`compat.pydata_legacy`, which also has
+  ``sklearn.cross_validation`` and the other removed modules served), and refuses removed TensorFlow modules
   (``tensorflow.contrib.rnn``, ...) with a message naming the replacement;
 * the finder of :mod:`compat.contrib.slim`, which serves ``tensorflow.contrib.slim``,
   ``layers``, ``framework`` and ``training`` from the ``tf_slim`` package;
@@ -34,6 +37,7 @@ script or a syntax error in it is reported with file and line, with status 2.
 """
 from __future__ import annotations
 
+import ast
 import atexit
 import builtins
 import importlib
@@ -49,7 +53,7 @@ import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import compat.contrib as contrib_bridges
 from compat import keras2, rules
@@ -132,43 +136,69 @@ class _AddedAttributesLoader(importlib.abc.Loader):
         return getattr(self._loader, name)
 
 
+class _ModulePatches(Protocol):
+    """Names some modules lost, put back while a script runs (:class:`compat.scipy_legacy.patches.ScipyPatches`)."""
+
+    @property
+    def modules(self) -> frozenset[str]:
+        """The full names of the modules it patches."""
+
+    def apply(self, module: types.ModuleType) -> None:
+        """Patch ``module``, just loaded (or loaded before the script started)."""
+
+    def undo(self) -> None:
+        """Take every patch away again."""
+
+    # Optional: ``served_modules``, removed modules to serve whole (name -> factory of the module
+    # object, called on the first import; undo takes them out of sys.modules again), as
+    # :class:`compat.pydata_legacy.patches.PydataPatches` has for ``sklearn.cross_validation``.
+
+
 class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
-    """Serves ``scipy.misc``, the TF1 tutorial modules and ``scipy.ndimage.imread``; refuses removed modules.
+    """Serves ``scipy.misc``, the TF1 tutorial modules and SciPy's removed names; refuses removed modules.
 
     ``scipy.misc`` is served as a package with an empty path, so that ``from
     scipy.misc import face`` (a name it lacks) asks this finder for
     ``scipy.misc.face``, which raises with the useful message instead of
     Python's generic "cannot import name" (the same for ``tensorflow.contrib``).
     ``tensorflow.examples.tutorials.mnist`` comes from
-    :mod:`compat.tutorials.legacy_modules`. ``scipy.ndimage`` is the real module with
-    ``imread`` (:mod:`compat.scipy_legacy.ndimage`) added once it is loaded;
-    :meth:`undo` takes it away again.
+    :mod:`compat.tutorials.legacy_modules`. ``scipy``, ``scipy.ndimage``, ``scipy.signal``,
+    ... are the real modules, given the names they lost once they are loaded
+    (``imread``, ``simps``, ``hann``, ...: :mod:`compat.scipy_legacy.patches`);
+    :meth:`undo` takes them away again.
     """
 
     def __init__(self, scipy_misc: types.ModuleType) -> None:
         self._scipy_misc = scipy_misc
-        self._patched: list[types.ModuleType] = []
         # Resolved now: a script with its own `compat` package may take that name later.
-        self._imread = importlib.import_module("compat.scipy_legacy.ndimage").imread
+        imread = importlib.import_module("compat.scipy_legacy.ndimage").imread
+        # Each gives some third-party modules back the names they lost, when they are loaded.
+        self._patches: list[_ModulePatches] = [
+            importlib.import_module("compat.scipy_legacy.patches").ScipyPatches(imread),
+            importlib.import_module("compat.matplotlib_legacy.patches").MatplotlibPatches(),
+            importlib.import_module("compat.pydata_legacy.patches").PydataPatches()]
+        self._patched_modules = {name: patches for patches in self._patches for name in patches.modules}
+        # Whole removed modules some patches serve (sklearn.cross_validation, ...): name -> factory.
+        self._module_factories = {name: make for patches in self._patches
+                                  for name, make in getattr(patches, "served_modules", {}).items()}
+        #: The module objects served from those factories, made on first import.
+        self._served: dict[str, types.ModuleType] = {}
         self._tutorials = {name: legacy_modules.tutorial_module(name) for name in rules.TUTORIAL_MODULES}
 
-    def _add_imread(self, module: types.ModuleType) -> None:
-        if "imread" not in module.__dict__:
-            module.imread = self._imread  # type: ignore[attr-defined]
-            self._patched.append(module)
-
     def add_to_loaded_modules(self) -> None:
-        """Give an already imported ``scipy.ndimage`` its ``imread``."""
-        module = sys.modules.get("scipy.ndimage")
-        if module is not None:
-            self._add_imread(module)
+        """Give the SciPy modules already imported the names they lost (``scipy.ndimage.imread``, ...)."""
+        for name, patches in sorted(self._patched_modules.items()):
+            module = sys.modules.get(name)
+            if module is not None:
+                patches.apply(module)
 
     def undo(self) -> None:
-        """Remove the ``imread`` this finder added and the tutorial modules it served."""
-        for module in self._patched:
-            if module.__dict__.get("imread") is self._imread:
-                del module.__dict__["imread"]
-        self._patched.clear()
+        """Take away the SciPy names this finder added and the tutorial modules it served."""
+        for patches in self._patches:
+            patches.undo()
+        for name, module in self._served.items():
+            _forget_served_module(name, module)
+        self._served.clear()
         for name, served in self._tutorials.items():
             if sys.modules.get(name) is served:
                 del sys.modules[name]
@@ -177,13 +207,21 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         if tensorflow is not None and tensorflow.__dict__.get("examples") is self._tutorials["tensorflow.examples"]:
             delattr(tensorflow, "examples")
 
-    def _ndimage_spec(self, fullname: str, path: Sequence[str] | None
+    def _patched_spec(self, fullname: str, path: Sequence[str] | None
                       ) -> importlib.machinery.ModuleSpec | None:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _AddedAttributesLoader(spec.loader, self._add_imread)
+        spec.loader = _AddedAttributesLoader(spec.loader, self._patched_modules[fullname].apply)
         return spec
+
+    def _served_spec(self, fullname: str) -> importlib.machinery.ModuleSpec | None:
+        """The spec of a removed module a patches object serves (made once; a factory may refuse)."""
+        if fullname not in self._served:
+            self._served[fullname] = self._module_factories[fullname]()
+        served = self._served[fullname]
+        return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(served),
+                                               is_package=hasattr(served, "__path__"))
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -191,8 +229,10 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         if fullname == "scipy.misc":
             return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(self._scipy_misc),
                                                    is_package=True)
-        if fullname == "scipy.ndimage":
-            return self._ndimage_spec(fullname, path)
+        if fullname in self._patched_modules:
+            return self._patched_spec(fullname, path)
+        if fullname in self._module_factories:
+            return self._served_spec(fullname)
         if fullname.startswith("scipy.misc."):
             # Reached by `from scipy.misc import name` when scipy.misc lacks `name`.
             raise tf1.LegacyImportError(scipy_misc_message(fullname[len("scipy.misc."):]))
@@ -209,6 +249,16 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         if message is not None:
             raise tf1.LegacyImportError(message)
         return None
+
+
+def _forget_served_module(name: str, served: types.ModuleType) -> None:
+    """Take a served module out of ``sys.modules`` and off its parent (where the import system put it)."""
+    if sys.modules.get(name) is served:
+        del sys.modules[name]
+    parent_name, _, attr = name.rpartition(".")
+    parent = sys.modules.get(parent_name)
+    if parent is not None and parent.__dict__.get(attr) is served:
+        delattr(parent, attr)
 
 
 def _estimator_module(parts: list[str]) -> types.ModuleType | None:
@@ -455,12 +505,48 @@ def _format_syntax_error(err: SyntaxError, scope: rewrite.LocalScope | None = No
 
 
 def _warn_about_local_modules(script: Path, scope: rewrite.LocalScope,
-                              python2: bool | None = None) -> None:
-    """Name, before anything runs, local modules that cannot be compiled (they fail when imported)."""
+                              python2: bool | None = None) -> bool:
+    """Name, before anything runs, local modules that cannot be compiled (they fail when imported).
+
+    Returns True if one of them is Python 2 by its syntax (a ``print`` statement):
+    then the script ran under Python 2 (see :func:`_ran_under_python2`).
+    """
+    python2_syntax = False
     for source in rewrite.walk_local_modules(script, scope, python2):
         if source.error is not None and source.path != script:
             _error("warning: " + _format_syntax_error(source.error, scope)
                    + "\n    (this module will fail when it is imported; the runner cannot bridge it)")
+        elif source.translation is not None and not python2_syntax:
+            python2_syntax = not _parses_as_python3(source.path)
+    return python2_syntax
+
+
+def _treat_modules_as_python2(installation: Installation) -> None:
+    """Let the local modules imported from now on run with Python 2's semantics (:func:`_ran_under_python2`)."""
+    for finder in installation.finders:
+        if isinstance(finder, rewrite.LegacyFinder):
+            finder.py2_process = True
+
+
+def _parses_as_python3(path: Path) -> bool:
+    try:
+        ast.parse(rewrite.read_source(path))
+    except (SyntaxError, ValueError, OSError):
+        return False
+    return True
+
+
+def _ran_under_python2(script_result: rewrite.TransformResult, module_syntax_is_python2: bool) -> bool:
+    """True if the script's own code shows it ran under Python 2: then all of it did.
+
+    The interpreter was chosen for the whole process: a script that is Python 2
+    (``xrange``, ``print x``), or that imports a module only Python 2 can compile,
+    ran every one of its modules with Python 2's ``/``, even a module that shows
+    nothing else of Python 2 (igul222's ``tflib/save_images.py``). A module that
+    is Python 2 only by leftovers (a stray ``xrange`` in a helper) does not
+    decide it: Python 3 projects carry such leftovers in code they never run.
+    """
+    return script_result.python2 or module_syntax_is_python2
 
 
 def _main_module(path: Path, injected: dict[str, Any]) -> types.ModuleType:
@@ -672,7 +758,11 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
         return EXIT_USAGE
     installation = install(path.parent, rewrite.script_scope(path), mode)
     installation.helpers.numpy.allow_pickle = allow_pickle
-    _warn_about_local_modules(path, installation.scope, mode)
+    module_syntax_is_python2 = _warn_about_local_modules(path, installation.scope, mode)
+    if mode is None and _ran_under_python2(result, module_syntax_is_python2):
+        _treat_modules_as_python2(installation)
+        if not result.python2:  # compiled as Python 3 before its modules were seen
+            code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True, py2_process=True)
     _prepare_tensorflow(installation.scope)
     _legacy_numpy_printing()
     endings = thread_endings.ThreadEndings()

@@ -45,6 +45,19 @@ def short(node: ast.AST, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def dotted_through(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    """The full dotted name of ``a.b.c`` when ``a`` is bound to a module (``aliases``: local name ->
+    module, as :func:`import_aliases` gives), e.g. ``plt.cm.get_cmap`` -> ``matplotlib.pyplot.cm.get_cmap``;
+    None otherwise."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    return ".".join([aliases[node.id], *parts])
+
+
 def import_statements(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     """Every ``import`` statement of ``tree``, at any depth, found by walking statements only (fast)."""
     found: list[ast.Import | ast.ImportFrom] = []

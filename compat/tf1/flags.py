@@ -14,16 +14,25 @@ the old ``FLAGS`` object's internals:
 through it or through absl stays one shared set) and adds those internals;
 :func:`flags_module` is the ``tf.flags`` module the TF1 namespace serves. The
 old keyword names of ``DEFINE_*`` (``flag_name``, ``default_value``,
-``docstring``) are still accepted by TensorFlow itself. Importing this module
-imports nothing heavy.
+``docstring``) are still accepted by TensorFlow itself. TF <= 1.4 handed a
+flag's default to ``argparse`` as it was, so ``DEFINE_integer("train_size",
+np.inf, ...)`` (DCGAN-tensorflow) or ``DEFINE_string("gpu", 0, ...)`` gave that
+value, where absl rejects it: :func:`lenient_define` keeps such a non-string
+default unparsed (a value given on the command line is still parsed by the
+flag's type). Importing this module imports nothing heavy.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import types
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["LegacyFlagValues", "flags_module"]
+__all__ = ["LegacyFlagValues", "flags_module", "lenient_define"]
+
+# The DEFINE_* functions TF <= 1.4's ``tf.flags`` had; their defaults went to argparse unparsed.
+LENIENT_DEFINES = ("DEFINE_string", "DEFINE_integer", "DEFINE_float", "DEFINE_boolean", "DEFINE_bool")
 
 
 class LegacyFlagValues:
@@ -95,15 +104,80 @@ class LegacyFlagValues:
         return str(object.__getattribute__(self, "_real"))
 
 
+def _define_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """The flag name and default of a ``DEFINE_*`` call, positional or by old or new keyword."""
+    name = args[0] if args else kwargs.get("name", kwargs.get("flag_name"))
+    if len(args) > 1:
+        return name, args[1]
+    return name, kwargs.get("default", kwargs.get("default_value"))
+
+
+def _with_default(args: tuple[Any, ...], kwargs: dict[str, Any],
+                  default: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``args``/``kwargs`` of a ``DEFINE_*`` call with the default replaced."""
+    if len(args) > 1:
+        return (args[0], default, *args[2:]), kwargs
+    key = "default_value" if "default_value" in kwargs else "default"
+    return args, {**kwargs, key: default}
+
+
+def _keep_default(flag: Any, default: Any) -> None:
+    """Make ``default`` the flag's default and (unless already set) value, unparsed, as argparse kept it."""
+    flag.default = default
+    flag.default_unparsed = default
+    flag.default_as_str = repr(str(default))
+    if flag.using_default_value:
+        flag.value = default
+
+
+def lenient_define(real_define: Callable[..., Any], default_flag_values: Any) -> Callable[..., Any]:
+    """``real_define`` (absl's ``DEFINE_integer`` & co.) taking any non-string default as TF <= 1.4 did.
+
+    absl parses a default through the flag's type and rejects ``np.inf`` for an
+    integer or ``0`` for a string; TF <= 1.4 passed it to argparse, which keeps
+    a non-string default as it is. Such a default is kept unparsed; a string
+    default and every command-line value are parsed as before (an unparsable
+    string default still fails).
+    """
+    from absl.flags import IllegalFlagValueError
+
+    @functools.wraps(real_define)
+    def define(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return real_define(*args, **kwargs)
+        except IllegalFlagValueError:
+            name, default = _define_arguments(args, kwargs)
+            if default is None or isinstance(default, (str, bytes)):
+                raise
+        new_args, new_kwargs = _with_default(args, kwargs, None)
+        result = real_define(*new_args, **new_kwargs)
+        _keep_default(kwargs.get("flag_values", default_flag_values)[name], default)
+        return result
+
+    return define
+
+
+def _disclaim_this_module() -> None:
+    """Let absl attribute flags to the script that defines them, not to :func:`lenient_define`'s frame."""
+    from absl.flags import _helpers
+    _helpers.disclaim_module_ids.add(id(sys.modules[__name__]))
+
+
 def flags_module(real_flags: types.ModuleType) -> types.ModuleType:
     """The ``tf.flags`` module of the TF1 namespace: ``real_flags`` with ``FLAGS`` wrapped.
 
-    Every other name (``DEFINE_string``, ...) is ``real_flags``'s own, so a flag
-    defined by the script and one read by a library are the same flag.
+    ``DEFINE_string``, ``DEFINE_integer``, ``DEFINE_float`` and ``DEFINE_boolean``
+    take TF <= 1.4's defaults (:func:`lenient_define`); they and every other name
+    define on ``real_flags``'s own ``FLAGS``, so a flag defined by the script and
+    one read by a library are the same flag.
     """
     module = types.ModuleType("tensorflow.flags", real_flags.__doc__)
     module.__dict__.update({k: v for k, v in vars(real_flags).items() if not k.startswith("__")})
     module.FLAGS = LegacyFlagValues(real_flags.FLAGS)  # type: ignore[attr-defined]
+    _disclaim_this_module()
+    for name in LENIENT_DEFINES:
+        if hasattr(real_flags, name):
+            setattr(module, name, lenient_define(getattr(real_flags, name), real_flags.FLAGS))
     module.__dict__["__getattr__"] = lambda name: getattr(real_flags, name)
     return module
 

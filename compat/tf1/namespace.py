@@ -59,6 +59,7 @@ __all__ = [
     "LegacyAPIError",
     "LegacyImportError",
     "accept_numpy_bools",
+    "graph_tensor_class",
     "removed_module_message",
     "skip_autograph_for",
     "TFAttributeVerdict",
@@ -132,9 +133,30 @@ def contrib_modules() -> dict[str, types.ModuleType]:
     return modules
 
 
+def graph_tensor_class(v1: types.ModuleType) -> type:
+    """``tf.Tensor`` as TF 1.x had it: the class of the tensors a graph holds.
+
+    In TF 1.x every graph tensor was exactly ``tf.Tensor``, and code relied on it
+    (OpenAI baselines' ``tf_util.function`` accepts an input only if
+    ``type(inpt) is tf.Tensor``). Today graph tensors are ``SymbolicTensor``, a
+    subclass, so that test fails. While building a graph (the runner's default)
+    the namespace's ``tf.Tensor`` is that subclass: ``type(t) is tf.Tensor``
+    holds again and ``isinstance(t, tf.Tensor)`` is unchanged for graph tensors.
+    Under eager execution (``tf.enable_eager_execution()``) it is today's base
+    class, of which eager tensors are instances too.
+    """
+    from tensorflow.python.framework import ops
+    graph_class = getattr(ops, "SymbolicTensor", None)
+    if graph_class is None or v1.executing_eagerly():
+        return v1.Tensor
+    return graph_class
+
+
 def _namespace_getattr(v1: types.ModuleType) -> Callable[[str], Any]:
     """The module ``__getattr__`` that forwards to ``tf.compat.v1``."""
     def __getattr__(name: str) -> Any:
+        if name == "Tensor":
+            return graph_tensor_class(v1)
         if name == "estimator":
             # TensorFlow 2.16 dropped tf.estimator; the runner's own lives in compat.estimator.
             import compat.estimator

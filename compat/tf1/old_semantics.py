@@ -17,6 +17,16 @@ changes nothing and imports nothing heavy.
   ``channels / groups == 3.0``): TF 1.x's ``Dimension`` took ``int(value)`` and
   refused only a value that changed (``Ambiguous dimension: 3.5``); today's
   refuses every float.
+* **The static shape of ``tf.nn.conv2d_transpose``** (``Conv2DBackpropInput``):
+  TF 1.x's shape function took the output shape from the ``output_shape``
+  argument alone, so ``conv2d_transpose(h, w, output_shape=[64, 8, 8, 256])``
+  had shape ``(64, 8, 8, 256)`` even when ``h``'s batch was unknown (DCGAN's
+  generator reshapes with ``-1``); today's takes the batch from ``h`` and gives
+  ``(?, 8, 8, 256)``, which ``tf.reshape(y, y.get_shape())`` and
+  ``linear(tf.reshape(y, [batch, -1]))`` then reject. What the
+  ``output_shape`` tensor's constant part says is set on the result again
+  (``conv1d_transpose`` and ``atrous_conv2d_transpose``, built on the same op,
+  included).
 """
 from __future__ import annotations
 
@@ -24,7 +34,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["accept_float_dimensions", "accept_tf13_dataset_api", "install_all"]
+__all__ = ["accept_float_dimensions", "accept_tf13_dataset_api", "install_all", "infer_conv_transpose_shapes"]
 
 Undo = Callable[[], None]
 
@@ -101,6 +111,37 @@ def accept_float_dimensions() -> Undo:
     return _replace(tensor_shape.Dimension, "__init__", __init__)
 
 
+def _with_input_sizes_shape(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``gen_nn_ops.conv2d_backprop_input`` whose graph result carries the shape ``input_sizes`` gives."""
+    from tensorflow.python.framework import tensor_util
+
+    @functools.wraps(original)
+    def conv2d_backprop_input(input_sizes: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(input_sizes, *args, **kwargs)
+        if getattr(result, "graph", None) is None or not hasattr(result, "op"):
+            return result  # eager: the value has its full shape already
+        sizes = tensor_util.constant_value_as_shape(result.op.inputs[0])  # input_sizes as the op took it
+        if sizes.rank == 4:  # TF 2.x also takes the 2 spatial sizes alone; TF 1.x needed all 4
+            # TF 1.x's shape function was MakeShapeFromShapeTensor(input_sizes), the same partial evaluation.
+            result.set_shape(sizes)
+        return result
+
+    return conv2d_backprop_input
+
+
+def infer_conv_transpose_shapes() -> Undo:
+    """``Conv2DBackpropInput`` results get the static shape of their ``input_sizes`` again, as in TF 1.x."""
+    from tensorflow.python.ops import gen_nn_ops
+
+    original = gen_nn_ops.conv2d_backprop_input
+    gen_nn_ops.conv2d_backprop_input = _with_input_sizes_shape(original)
+
+    def undo() -> None:
+        gen_nn_ops.conv2d_backprop_input = original
+
+    return undo
+
+
 def install_all() -> Undo:
     """Every restoration of this module; returns a function that undoes them all."""
-    return _undo_all([accept_tf13_dataset_api(), accept_float_dimensions()])
+    return _undo_all([accept_tf13_dataset_api(), accept_float_dimensions(), infer_conv_transpose_shapes()])

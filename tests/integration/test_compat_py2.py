@@ -572,3 +572,41 @@ def test_print_writes_bytes_as_python2_did(capsys: pytest.CaptureFixture[str]) -
     binary = io.BytesIO()
     py2_runtime.print_py2("x", b"y", file=binary)
     assert binary.getvalue() == b"x y\n"
+
+
+def test_str_in_protobuf_bytes_fields_is_stored_as_its_utf8_bytes() -> None:
+    # pointer-generator's and im2txt's Python 2 converters: BytesList(value=[str]), .bytes_list.value.extend/append.
+    from tensorflow.core.example import example_pb2
+    source = textwrap.dedent("""\
+        from tensorflow.core.example import example_pb2, feature_pb2
+        def convert(article, words, label):
+            ex = example_pb2.Example()
+            ex.features.feature['article'].bytes_list.value.extend([article])
+            ex.features.feature['label'].bytes_list.value.append(label)
+            ex.features.feature['words'].CopyFrom(feature_pb2.Feature(
+                bytes_list=feature_pb2.BytesList(value=[w for w in words])))
+            ex.features.feature['chars'].bytes_list.value.extend('ab')
+            ex.features.feature['n'].int64_list.value.extend([len(words)])
+            print "converted", label
+            return ex.SerializeToString()
+        """)
+    code, result = rewrite.compile_legacy(source, "convert.py")
+    assert result.python2
+    assert sum("protobuf bytes field" in c.action for c in result.changes) == 4
+    namespace = {**rewrite.injected_globals(result, helpers()), "__name__": "convert"}
+    exec(code, namespace)
+    data = namespace["convert"]("la café", ["a", b"b", "é"], "1")
+    feature = example_pb2.Example.FromString(data).features.feature
+    assert list(feature["article"].bytes_list.value) == ["la café".encode()]
+    assert list(feature["label"].bytes_list.value) == [b"1"]
+    assert list(feature["words"].bytes_list.value) == [b"a", b"b", "é".encode()]
+    assert list(feature["chars"].bytes_list.value) == [b"a", b"b"]  # Python 2: a str is a sequence of str
+    assert list(feature["n"].int64_list.value) == [3]
+
+
+def test_bytes_field_helpers_leave_other_values_to_protobuf() -> None:
+    assert py2_runtime.bytes_value("é") == b"\xc3\xa9" and py2_runtime.bytes_value(b"x") == b"x"
+    assert py2_runtime.bytes_value(3) == 3
+    assert py2_runtime.bytes_values(b"ab") == b"ab" and py2_runtime.bytes_values(5) == 5
+    assert py2_runtime.bytes_values("é") == [b"\xc3", b"\xa9"]
+    assert py2_runtime.bytes_values(("a", np.str_("b"))) == [b"a", b"b"]

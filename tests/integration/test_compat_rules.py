@@ -24,7 +24,10 @@ from compat import contrib as contrib_bridges
 from compat import rules
 from compat.checker import check
 from compat.contrib import slim as slim_bridge
+from compat.matplotlib_legacy import removed as mpl_removed
+from compat.pydata_legacy import pandas_removed, sklearn_removed
 from compat.runner import rewrite
+from compat.scipy_legacy import removed as scipy_removed
 
 COMPAT = Path(rules.__file__).resolve().parent
 TIMEOUT = 300
@@ -219,6 +222,76 @@ def _scipy_cases() -> list[Case]:
                    f"scipy.misc.{name}") for name in rules.scipy_misc_bridged_names()]
     cases.append(Case("NDIMAGE_IMREAD_ACTION", "imread", "from scipy.ndimage import imread\n", "bridged",
                       "scipy.ndimage.imread"))
+    # compat.scipy_legacy.removed: the names today's SciPy lost, imported and reached as attributes.
+    cases += [Case("SCIPY_REMOVED", f"{module}.{name}", f"from {module} import {name}\n", "bridged",
+                   f"{module}.{name}") for module, names in scipy_removed.REMOVED.items() for name in names
+              if ":" not in module]  # a class's properties (spmatrix.A) are not imported
+    cases += [Case("SCIPY_REMOVED", f"scipy.{name}", f"import scipy as sp\nvalue = sp.{name}\n", "bridged",
+                   f"sp.{name}") for name in ("zeros", "pi", "rand", "ifft", "sqrt", "log")]
+    cases.append(Case("SCIPY_REMOVED", "scipy.signal.hann", "import scipy.signal as sig\nvalue = sig.hann\n",
+                      "bridged", "sig.hann"))
+    return cases
+
+
+#: Matplotlib rows select the Agg backend before anything imports pyplot.
+MPL = "import matplotlib\nmatplotlib.use('Agg')\n"
+PLT = MPL + "import matplotlib.pyplot as plt\n"
+
+
+def _matplotlib_cases() -> list[Case]:
+    # compat.matplotlib_legacy.removed: module-level names imported, then names, methods and old
+    # arguments reached the way 2016-2020 code reached them.
+    cases = [Case("MATPLOTLIB_REMOVED", f"{module}.{name}", f"{MPL}from {module} import {name}\n", "bridged",
+                  f"{module}.{name}") for module, names in mpl_removed.REMOVED.items() if ":" not in module
+             for name in names]
+    uses = {
+        "plt.cm.get_cmap": "value = plt.cm.get_cmap('viridis', 5)\n",
+        "mlab.normpdf": "from matplotlib import mlab\nvalue = mlab.normpdf(0.0, 0.0, 1.0)\n",
+        "plt.hold": "plt.hold(True)\n",
+        "plt.gca().set_axis_bgcolor": "plt.gca().set_axis_bgcolor('r')\n",
+        "plt.gca().set_color_cycle": "plt.gca().set_color_cycle(['r', 'g'])\n",
+        "fig.canvas.tostring_rgb": "fig = plt.figure()\nfig.canvas.draw()\nvalue = fig.canvas.tostring_rgb()\n",
+        "plt.hist([1, 2, 2], normed=True)": "plt.hist([1, 2, 2], normed=True)\n",
+        "plt.figure().gca(projection='polar')": "plt.figure().gca(projection='polar')\n",
+        "plt.subplot(111, axisbg='r')": "plt.subplot(111, axisbg='r')\n",
+        "plt.gca().set_aspect('equal', adjustable='box-forced')":
+            "plt.gca().set_aspect('equal', adjustable='box-forced')\n",
+        "plt.style.use('seaborn-whitegrid')": "plt.style.use('seaborn-whitegrid')\n",
+    }
+    cases += [Case("MATPLOTLIB_REMOVED", construct, PLT + source, "bridged", construct)
+              for construct, source in uses.items()]
+    cases.append(Case("MATPLOTLIB_REMOVED", "matplotlib.use(warn=)", "import matplotlib\n"
+                      "matplotlib.use('Agg', warn=False)\n", "bridged", "matplotlib.use('Agg', warn=False)"))
+    return cases
+
+
+#: pandas rows import pandas as 2016-2020 code did.
+PD = "import numpy as np\nimport pandas as pd\ndf = pd.DataFrame({'a': [1.0, np.nan], 'b': [3.0, 4.0]})\n"
+
+
+def _pydata_cases() -> list[Case]:
+    # compat.pydata_legacy: removed scikit-learn modules served, removed names imported or reached,
+    # and old keywords and methods used the way 2016-2020 code used them.
+    cases = [Case("PYDATA_SERVED", name, f"import {name}\n", "bridged", f"import {name}")
+             for name in sklearn_removed.SERVED_MODULES]
+    cases.append(Case("PYDATA_SERVED", "from sklearn.externals import joblib",
+                      "from sklearn.externals import joblib\n", "bridged", "sklearn.externals.joblib"))
+    cases.append(Case("PYDATA_REMOVED", "sklearn.preprocessing.Imputer",
+                      "from sklearn.preprocessing import Imputer\n", "bridged", "sklearn.preprocessing.Imputer"))
+    cases += [Case("PYDATA_REMOVED", f"pandas.{name}", f"{PD}value = pd.{name}\n", "bridged", f"pd.{name}")
+              for name in pandas_removed.REMOVED["pandas"]]
+    uses = {
+        "TSNE(n_iter=250)": "from sklearn.manifold import TSNE\nTSNE(n_iter=250)\n",
+        "OneHotEncoder(sparse=False)": "from sklearn.preprocessing import OneHotEncoder\nOneHotEncoder(sparse=False)\n",
+        "df.as_matrix": f"{PD}value = df.as_matrix()\n",
+        "df.ix": f"{PD}value = df.ix[0, 'b']\n",
+        "df.applymap": f"{PD}value = df.applymap(str)\n",
+        "df.get_value": f"{PD}value = df.get_value(0, 'b')\n",
+        "df.fillna(method='ffill')": f"{PD}value = df.fillna(method='ffill')\n",
+        "pd.read_csv(io.StringIO('a\\n1\\n'), squeeze=True)":
+            f"import io\n{PD}value = pd.read_csv(io.StringIO('a\\n1\\n'), squeeze=True)\n",
+    }
+    cases += [Case("PYDATA_REMOVED", construct, source, "bridged", construct) for construct, source in uses.items()]
     return cases
 
 
@@ -240,7 +313,8 @@ def _language_cases() -> list[Case]:
     return cases
 
 
-CASES: list[Case] = _rename_cases() + _contrib_cases() + _module_cases() + _scipy_cases() + _language_cases()
+CASES: list[Case] = (_rename_cases() + _contrib_cases() + _module_cases() + _scipy_cases()
+                     + _matplotlib_cases() + _pydata_cases() + _language_cases())
 
 #: The driver run under ``python -m compat run``: imports each row's module and records the outcome.
 DRIVER = """

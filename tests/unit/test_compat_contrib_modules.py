@@ -107,10 +107,16 @@ def test_streaming_metrics_by_hand() -> None:
             "recall_at_1": metrics.streaming_recall_at_k(np.eye(3, dtype=np.float32), np.array([0, 2, 2]), 1),
             "fpr_at": metrics.streaming_false_positive_rate_at_thresholds(predictions, labels.astype(bool), [0.5]),
         }
-        values, updates = metrics.aggregate_metric_map(pairs)
-        with tf.control_dependencies(list(updates.values())):
-            return {name: tf.identity(value) for name, value in values.items()}
-    got = _run(build)
+        return metrics.aggregate_metric_map(pairs)
+    # The updates first, then the values, in two runs as TF1 code ran them: a value is read
+    # from the metric's variables, and in one run nothing orders that read after the update
+    # (pearson's three covariances read half-updated once gave 0/0).
+    with tf.Graph().as_default():
+        values, updates = build()
+        with V1.Session() as session:
+            session.run([V1.global_variables_initializer(), V1.local_variables_initializer()])
+            session.run(updates)
+            got = session.run(values)
     tp, fp, fn, tn = 2, 1, 1, 1
     targets = labels.astype(np.float32)
     expected = {"accuracy": 3 / 5, "precision": tp / (tp + fp), "recall": tp / (tp + fn), "fpr": fp / (fp + tn),
@@ -239,6 +245,99 @@ def test_distributions_from_probability() -> None:
     assert soft_scale == pytest.approx(np.log(2.0))
 
 
+def test_distributions_take_tf10_keywords_and_methods() -> None:
+    distributions = _bridge("distributions")
+    tfd = pytest.importorskip("tensorflow_probability").distributions
+
+    def build() -> Any:
+        normal = distributions.Normal(mu=1.0, sigma=2.0)
+        prior = distributions.Normal(mu=0.0, sigma=1.0)
+        assert isinstance(normal, tfd.Normal) and normal.parameters["loc"] == 1.0
+        bernoulli = distributions.Bernoulli(p=0.25)
+        mvn = distributions.MultivariateNormalDiag(mu=[0.0, 0.0], diag_stdev=[2.0, 2.0])
+        full = distributions.MultivariateNormalFull(mu=[0.0, 0.0], sigma=[[4.0, 0.0], [0.0, 4.0]])
+        return (normal.log_pdf(0.0), normal.pdf(0.0), normal.mu, normal.sigma, bernoulli.log_pmf(1.0),
+                bernoulli.pmf(0.0), distributions.kl(normal, prior), distributions.Gamma(alpha=2.0, beta=4.0).mean(),
+                distributions.Beta(a=2.0, b=6.0).mean(), distributions.Uniform(a=1.0, b=3.0).mean(),
+                distributions.Exponential(lam=4.0).mean(), mvn.log_pdf([0.0, 0.0]), full.log_prob([0.0, 0.0]),
+                tf.shape(normal.sample_n(5, seed=1)), tf.constant(normal.get_batch_shape().ndims))
+    (log_pdf, pdf, mu, sigma, log_pmf, pmf, kl, gamma_mean, beta_mean, uniform_mean, exp_mean, mvn_log_pdf,
+     full_log_prob, sample_shape, batch_ndims) = _run(build)
+    assert log_pdf == pytest.approx(-0.5 * np.log(2 * np.pi * 4) - 1 / 8, rel=1e-6)
+    assert pdf == pytest.approx(np.exp(-1 / 8) / np.sqrt(2 * np.pi * 4), rel=1e-6)
+    assert (mu, sigma) == (1.0, 2.0)
+    assert log_pmf == pytest.approx(np.log(0.25)) and pmf == pytest.approx(0.75)
+    assert kl == pytest.approx(np.log(1 / 2) + (4 + 1) / 2 - 0.5, rel=1e-6)
+    assert (gamma_mean, beta_mean, uniform_mean, exp_mean) == pytest.approx((0.5, 0.25, 2.0, 0.25))
+    assert mvn_log_pdf == pytest.approx(-np.log(2 * np.pi) - 2 * np.log(2.0), rel=1e-6)
+    assert full_log_prob == pytest.approx(mvn_log_pdf, rel=1e-6)
+    assert list(sample_shape) == [5] and batch_ndims == 0
+    with pytest.raises(TypeError, match="got both 'mu'"):
+        distributions.Normal(mu=0.0, loc=0.0, scale=1.0)
+
+
+def test_bijectors_tfp_dropped_follow_tf1_equations() -> None:
+    bijectors = _bridge("distributions").bijectors
+    x = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)
+    shift = np.array([1.0, -2.0, 0.5], np.float32)
+    diag = np.array([2.0, 0.5, 3.0], np.float32)
+    tril = np.array([[1.0, 9.0, 9.0], [0.3, 1.5, 9.0], [-0.2, 0.4, 0.7]], np.float32)  # upper part ignored
+    factor = np.array([[1.0], [0.5], [-1.0]], np.float32)
+    # TF 1.x: scale = c I + diag(d) + tril(L) + U diag(p) U^T; y = scale @ x + shift.
+    scale = 0.5 * np.eye(3) + np.diag(diag) + np.tril(tril) + factor @ np.diag([2.0]) @ factor.T
+
+    def build() -> Any:
+        full = bijectors.Affine(shift=shift, scale_identity_multiplier=0.5, scale_diag=diag, scale_tril=tril,
+                                scale_perturb_factor=factor, scale_perturb_diag=[2.0])
+        only_diag = bijectors.Affine(shift=shift, scale_diag=diag)
+        identity_scale = bijectors.Affine(shift=shift)
+        scalar = bijectors.AffineScalar(shift=1.0, scale=3.0)
+        ordered = bijectors.Ordered()
+        return (full.forward(x), full.inverse(full.forward(x)), full.forward_log_det_jacobian(x, event_ndims=1),
+                only_diag.forward(x), only_diag.forward_log_det_jacobian(x, event_ndims=1),
+                identity_scale.forward(x), scalar.forward(x), scalar.forward_log_det_jacobian(x, event_ndims=0),
+                ordered.forward(np.array([1.0, 2.0, 5.0], np.float32)),
+                bijectors.Gumbel(loc=1.0, scale=2.0).forward(0.5),
+                bijectors.Weibull(scale=2.0, concentration=3.0).forward(1.0),
+                bijectors.ScaleTriL(diag_shift=0.0).forward(np.array([0.0, 1.0, 2.0], np.float32)),
+                bijectors.Chain([bijectors.Exp(), bijectors.Permute([1, 0])]).forward([0.0, 1.0]))
+    (forward, back, log_det, diag_forward, diag_log_det, identity_forward, scalar_forward, scalar_log_det,
+     ordered, gumbel, weibull, scale_tril, chained) = _run(build)
+    np.testing.assert_allclose(forward, x @ scale.T + shift, rtol=1e-5)
+    np.testing.assert_allclose(back, x, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(log_det, [np.linalg.slogdet(scale)[1]] * 2, rtol=1e-5)
+    np.testing.assert_allclose(diag_forward, x * diag + shift, rtol=1e-6)
+    np.testing.assert_allclose(diag_log_det, [np.log(diag).sum()] * 2, rtol=1e-6)
+    np.testing.assert_allclose(identity_forward, x + shift)
+    np.testing.assert_allclose(scalar_forward, 3 * x + 1)
+    np.testing.assert_allclose(scalar_log_det, np.full_like(x, np.log(3.0)), rtol=1e-6)
+    np.testing.assert_allclose(ordered, [1.0, 0.0, np.log(3.0)], rtol=1e-6)  # x0, log(x1 - x0), ...
+    assert gumbel == pytest.approx(np.exp(-np.exp(-(0.5 - 1.0) / 2.0)), rel=1e-6)
+    assert weibull == pytest.approx(1 - np.exp(-(1.0 / 2.0) ** 3), rel=1e-6)
+    # FillScaleTriL: fill_triangular([0, 1, 2]) = [[2, 0], [1, 0]]... with softplus on the diagonal
+    np.testing.assert_allclose(np.triu(scale_tril, 1), 0.0)
+    assert np.all(np.diag(scale_tril) > 0)
+    np.testing.assert_allclose(chained, np.exp([1.0, 0.0]), rtol=1e-6)
+    with pytest.raises(AttributeError, match="tfp.bijectors.Bijector"):
+        bijectors.ConditionalBijector  # noqa: B018 - the refusal is the point
+
+
+def test_contrib_keras_is_the_tf1_keras_whose_optimizers_take_lr_in_graph_mode() -> None:
+    keras = _bridge("keras")
+    x = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
+    y = np.array([[1.0], [0.0]], np.float32)
+    with tf.Graph().as_default():
+        model = keras.models.Sequential([keras.layers.Dense(1, input_shape=(2,), kernel_initializer="ones",
+                                                            bias_initializer="zeros")])
+        model.compile(optimizer=keras.optimizers.SGD(lr=0.1), loss="mse")
+        model.fit(x, y, batch_size=2, epochs=1, verbose=0)
+        kernel, bias = model.get_weights()
+    # one full-batch step of mean squared error: w <- w - lr * 2/N * X^T (Xw + b - y)
+    error = x @ np.ones((2, 1)) - y
+    np.testing.assert_allclose(kernel, np.ones((2, 1)) - 0.1 * 2 / 2 * x.T @ error, rtol=1e-5)
+    np.testing.assert_allclose(bias, -0.1 * 2 / 2 * error.sum(0), rtol=1e-5)
+
+
 def test_summary_writes_scalars_in_graph_mode(tmp_path: Any) -> None:
     summary = _bridge("summary")
     with tf.Graph().as_default():
@@ -340,6 +439,24 @@ def test_linalg_forwards_the_linear_operators() -> None:
     assert logdet == pytest.approx(np.log(10.0))
     with pytest.raises(LegacyAPIError, match="tf.contrib.linalg"):
         _ = linalg.no_such_operator
+
+
+def test_linalg_operators_keep_their_tf1_1_names() -> None:
+    # Kyubyong's transformer: tf.contrib.linalg.LinearOperatorTriL(ones).to_dense() as the causal mask.
+    linalg = _bridge("linalg")
+    ones = np.ones((3, 3), np.float32)
+    matrix = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    u = np.array([[1.0], [2.0]], np.float32)
+    v = np.array([[0.5], [-1.0]], np.float32)
+    tril, full, update, update_13 = _run(lambda: (
+        linalg.LinearOperatorTriL(ones).to_dense(),
+        linalg.LinearOperatorMatrix(matrix).matmul(np.ones((2, 1), np.float32)),
+        linalg.LinearOperatorUDVHUpdate(linalg.LinearOperatorDiag([2.0, 3.0]), u, diag=[4.0], v=v).to_dense(),
+        linalg.LinearOperatorUDVHUpdate(linalg.LinearOperatorDiag([2.0, 3.0]), u, diag_update=[4.0]).to_dense()))
+    np.testing.assert_array_equal(tril, np.tril(ones))
+    np.testing.assert_allclose(full, matrix @ np.ones((2, 1)))
+    np.testing.assert_allclose(update, np.diag([2.0, 3.0]) + u @ np.diag([4.0]) @ v.T)
+    np.testing.assert_allclose(update_13, np.diag([2.0, 3.0]) + u @ np.diag([4.0]) @ u.T)
 
 
 def test_nccl_reductions_of_tower_tensors() -> None:

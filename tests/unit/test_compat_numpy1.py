@@ -463,3 +463,66 @@ def test_a_module_without_numpy_or_with_its_own_int_keeps_the_builtin() -> None:
         out = convert(np.array([3]))
     """)["out"]
     assert out == "own"
+
+
+# -- keyword arguments NumPy removed ---------------------------------------------------------------
+
+
+def test_reshape_newshape_and_percentile_interpolation_get_their_new_names() -> None:
+    ns = run_legacy("""
+        import numpy as np
+        batch = np.arange(2 * 784, dtype=np.float32)
+        images = np.reshape(batch, newshape=[-1, 28, 28, 1])
+        low = np.percentile([1.0, 2.0, 3.0, 4.0], 40, interpolation='lower')
+        near = np.nanquantile([1.0, np.nan, 3.0, 4.0], 0.5, interpolation='nearest')
+    """)
+    np.testing.assert_array_equal(ns["images"], np.arange(2 * 784, dtype=np.float32).reshape(2, 28, 28, 1))
+    assert ns["low"] == 2.0  # 40 % of the way through [1, 2, 3, 4] is 2.2, rounded down to an element
+    assert ns["near"] == 3.0
+    assert ("np.reshape(a, newshape=3)", "rewritten") in reported("import numpy as np\nnp.reshape(a, newshape=3)\n")
+
+
+def test_histogram_normed_computes_numpy_1s_normalisation() -> None:
+    data = np.array([0.1, 0.2, 0.25, 0.7, 1.5, 2.9, 3.0])
+    ns = run_legacy("""
+        import numpy as np
+        even, even_edges = np.histogram(data, bins=4, range=(0, 4), normed=True)
+        uneven, uneven_edges = np.histogram(data, bins=[0, 0.5, 1, 4], normed=True)
+        counts, _ = np.histogram(data, bins=4, normed=False)
+        joint, _, _ = np.histogram2d(data, data, bins=2, normed=True)
+    """, data=data)
+    # NumPy 1.x: counts / sum(counts * widths), by hand.
+    np.testing.assert_allclose(ns["even"], np.array([4, 1, 1, 1]) / 7.0)
+    np.testing.assert_allclose(ns["uneven"], np.array([3, 1, 3]) / (3 * 0.5 + 1 * 0.5 + 3 * 3))
+    np.testing.assert_array_equal(ns["counts"], np.histogram(data, bins=4)[0])
+    np.testing.assert_allclose(ns["joint"], np.histogram2d(data, data, bins=2, density=True)[0])
+    assert ns["joint"].sum() * (2.9 / 2) ** 2 == pytest.approx(1.0)
+
+
+def test_abstract_scalar_types_as_dtypes_get_numpy_1s_concrete_type() -> None:
+    # DQN replay memories of 2016-2017: `np.empty(n, dtype=np.integer)`; NumPy 2 raises TypeError.
+    with pytest.raises(TypeError):
+        np.empty(3, dtype=np.integer)
+    values = run_legacy("""
+        import numpy as np
+        rewards = np.empty(3, dtype = np.integer)
+        positional = np.zeros(2, np.floating)
+        full = np.full((2,), 7, np.unsignedinteger)
+        cast = np.array([1.7, 2.2]).astype(np.integer)
+        kind = np.dtype(np.complexfloating)
+        arange = np.arange(0, 3, 1, np.number)
+        # not dtype positions: the abstract type stays
+        is_int = np.issubdtype(np.int32, np.integer)
+        isinst = isinstance(np.int8(1), np.signedinteger)
+    """)
+    assert values["rewards"].dtype == np.dtype(np.int_) == np.dtype(np.int64)
+    assert values["positional"].dtype == np.float64
+    np.testing.assert_array_equal(values["full"], np.array([7, 7], dtype=np.uint64))
+    assert values["full"].dtype == np.uint64
+    np.testing.assert_array_equal(values["cast"], np.array([1, 2], dtype=np.int64))
+    assert values["kind"] == np.complex128
+    assert values["arange"].dtype == np.float64
+    np.testing.assert_array_equal(values["arange"], [0.0, 1.0, 2.0])
+    assert values["is_int"] is True and values["isinst"] is True
+    assert ("np.integer", "rewritten") in reported("import numpy as np\nx = np.empty(3, dtype=np.integer)\n")
+    assert reported("import numpy as np\nx = np.issubdtype(np.int8, np.integer)\n") == []
