@@ -43,6 +43,11 @@ OLD_PATHS: dict[str, tuple[str, tuple[str, ...] | None]] = {
                                                "maximum", "minimum", "concatenate", "dot")),
     "keras.backend.tensorflow_backend": ("tf_keras.api._v1.keras.backend", None),
     "keras.legacy.layers": ("tf_keras.layers", None),
+    # Keras 2.0-2.2 kept its layers in modules by kind, and code imported them from there
+    # (`from keras.layers.normalization import BatchNormalization`); tf_keras has other modules.
+    **{f"keras.layers.{kind}": ("tf_keras.api._v1.keras.layers", None) for kind in (
+        "advanced_activations", "convolutional_recurrent", "cudnn_recurrent", "embeddings", "local",
+        "normalization", "recurrent", "wrappers")},
 }
 
 #: tf_keras's TF1 API (what ``tf.compat.v1.keras`` is with the legacy Keras): the optimizers

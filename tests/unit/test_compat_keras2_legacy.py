@@ -132,6 +132,23 @@ def test_served_classes_stand_for_the_tf_keras_classes() -> None:
     assert Scaled().units == 2 and not isinstance(REAL.Dense(3), Scaled)
 
 
+@pytest.mark.parametrize(("path", "names"), [
+    ("keras.layers.normalization", ("BatchNormalization",)),
+    ("keras.layers.advanced_activations", ("LeakyReLU", "PReLU", "ELU")),
+    ("keras.layers.recurrent", ("LSTM", "GRU", "SimpleRNN")),
+    ("keras.layers.embeddings", ("Embedding",)),
+    ("keras.layers.wrappers", ("TimeDistributed", "Bidirectional")),
+    ("keras.layers.local", ("LocallyConnected2D",)),
+    ("keras.layers.convolutional_recurrent", ("ConvLSTM2D",)),
+])
+def test_keras2_0_layer_modules_give_the_served_layers(path: str, names: tuple[str, ...]) -> None:
+    # Keras 2.0-2.2's modules by kind of layer; the classes are the ones `keras.layers` serves.
+    module = keras2_module(path)
+    assert module is not None
+    for name in names:
+        assert getattr(module, name) is getattr(LAYERS, name), name
+
+
 def test_tf_keras_itself_is_unchanged() -> None:
     tf = pytest.importorskip("tensorflow")
     assert REAL.Dense is tf_keras.layers.Dense and not hasattr(tf_keras.backend, "set_image_dim_ordering")
