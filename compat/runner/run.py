@@ -280,6 +280,18 @@ def _estimator_module(parts: list[str]) -> types.ModuleType | None:
         return None
 
 
+def _old_estimator_path(parts: list[str]) -> types.ModuleType | None:
+    """``tensorflow.python.estimator[.x...]``, where TF <= 1.13 kept the Estimator (2018 code imported
+    ``tensorflow.python.estimator.model_fn`` / ``.estimator`` by path): the same module of the installed
+    ``tensorflow-estimator`` package, which TF 1.14-1.15 had moved it to; None if it has none."""
+    from compat.estimator._gaps import supply
+    supply()
+    try:
+        return importlib.import_module(".".join(["tensorflow_estimator", *parts[1:]]))
+    except ModuleNotFoundError:
+        return None
+
+
 def _contrib_bridge(fullname: str) -> types.ModuleType | None:
     """The bridge module serving ``tensorflow.contrib.<name>[.deeper...]``, or None.
 
@@ -289,6 +301,8 @@ def _contrib_bridge(fullname: str) -> types.ModuleType | None:
     parts = fullname.split(".")
     if parts[:2] == ["tensorflow", "estimator"] or parts[0] == "tensorflow_estimator":
         return _estimator_module(parts)
+    if parts[:3] == ["tensorflow", "python", "estimator"]:
+        return _old_estimator_path(parts)
     if len(parts) < 3 or parts[:2] != ["tensorflow", "contrib"]:
         return None
     if parts[2] not in contrib_bridges.bridged_modules():

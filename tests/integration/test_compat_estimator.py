@@ -198,6 +198,10 @@ with tf.Graph().as_default():
 config = tf.contrib.learn.RunConfig(num_cores=2, tf_random_seed=3, model_dir="m")
 out["run_config"] = [config.tf_random_seed, config.session_config.intra_op_parallelism_threads, config.model_dir]
 out["learn_runner"] = learn_runner.run.__module__
+# TF <= 1.13 kept the Estimator at tensorflow.python.estimator; 2018 code imported it by path.
+from tensorflow.python.estimator import estimator as old_estimator
+from tensorflow.python.estimator.model_fn import ModeKeys as OldModeKeys
+out["old_path"] = [old_estimator.Estimator is tf.estimator.Estimator, OldModeKeys.PREDICT]
 print(json.dumps(out))
 '''
 
@@ -218,3 +222,4 @@ def test_contrib_tpu_estimator_learn_answers(tmp_path: Path) -> None:
                                rtol=1e-6)
     assert out["run_config"] == [3, 2, "m"]
     assert out["learn_runner"] == "compat.contrib.learn"
+    assert out["old_path"] == [True, "infer"]
