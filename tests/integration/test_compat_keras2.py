@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.scripts import compat_run, write
 
 SCRIPT = """
     import json
@@ -43,10 +40,7 @@ SCRIPT = """
 
 @pytest.mark.timeout(300)
 def test_keras2_script_trains_with_its_learning_rate(tmp_path: Path) -> None:
-    (tmp_path / "train.py").write_text(textwrap.dedent(SCRIPT))
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="-1")
-    result = subprocess.run([sys.executable, "-m", "compat", "run", "train.py"], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=240)
+    result = compat_run(write(tmp_path / "train.py", SCRIPT), timeout=240)
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(result.stdout.strip().splitlines()[-1])
     x = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [2.0, 1.0]])
@@ -115,10 +109,7 @@ KERAS1_SCRIPT = """
 
 @pytest.mark.timeout(300)
 def test_keras1_arguments_under_the_runner(tmp_path: Path) -> None:
-    (tmp_path / "keras1.py").write_text(textwrap.dedent(KERAS1_SCRIPT))
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="-1")
-    result = subprocess.run([sys.executable, "-m", "compat", "run", "keras1.py"], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=240)
+    result = compat_run(write(tmp_path / "keras1.py", KERAS1_SCRIPT), timeout=240)
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert out["output_shape"] == [None, 2] and out["epochs"] == 2 and out["units"] == 2
