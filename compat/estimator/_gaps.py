@@ -27,6 +27,7 @@ import types
 from typing import Any
 
 from compat.errors import LegacyAPIError
+from compat.runner.modules import forget_module
 
 __all__ = ["ESTIMATOR_GAPS", "restore", "supplied", "supply"]
 
@@ -131,12 +132,7 @@ def restore() -> None:
         if _state is None:
             return
         for module, stand_in in _state["modules"].items():
-            if sys.modules.get(module) is stand_in:
-                del sys.modules[module]
-            parent, _, child = module.rpartition(".")
-            parent_module = sys.modules.get(parent)
-            if parent_module is not None and parent_module.__dict__.get(child) is stand_in:
-                delattr(parent_module, child)
+            forget_module(module, stand_in)
         if _state["export"]:
             tf_export = sys.modules[_TF_EXPORT]
             tf_export.__dict__.pop("ESTIMATOR_API_NAME", None)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.machinery
+import sys
 import types
 
-__all__ = ["ModuleObjectLoader", "new_module"]
+__all__ = ["ModuleObjectLoader", "forget_module", "new_module"]
 
 
 def new_module(name: str, doc: str, is_package: bool = False) -> types.ModuleType:
@@ -24,6 +25,17 @@ def new_module(name: str, doc: str, is_package: bool = False) -> types.ModuleTyp
     if is_package:
         module.__path__ = []
     return module
+
+
+def forget_module(name: str, served: types.ModuleType) -> None:
+    """Take ``served`` out of ``sys.modules[name]`` and off its parent module (where the import system
+    put it), each only if it is still there: what a served module's undo needs."""
+    if sys.modules.get(name) is served:
+        del sys.modules[name]
+    parent_name, _, attr = name.rpartition(".")
+    parent = sys.modules.get(parent_name)
+    if parent is not None and parent.__dict__.get(attr) is served:
+        delattr(parent, attr)
 
 
 class ModuleObjectLoader(importlib.abc.Loader):

@@ -61,7 +61,7 @@ from compat.contrib import slim as slim_bridge
 from compat.estimator import _gaps as estimator_gaps
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
 from compat.runner import deterministic_protobuf, hints, legacy_keras, rewrite, startup_log, thread_endings
-from compat.runner.modules import ModuleObjectLoader
+from compat.runner.modules import ModuleObjectLoader, forget_module
 from compat.tf1 import deep_modules, old_semantics
 from compat.tf1 import namespace as tf1
 from compat.tutorials import legacy_modules
@@ -197,7 +197,7 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         for patches in self._patches:
             patches.undo()
         for name, module in self._served.items():
-            _forget_served_module(name, module)
+            forget_module(name, module)
         self._served.clear()
         for name, served in self._tutorials.items():
             if sys.modules.get(name) is served:
@@ -249,16 +249,6 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         if message is not None:
             raise tf1.LegacyImportError(message)
         return None
-
-
-def _forget_served_module(name: str, served: types.ModuleType) -> None:
-    """Take a served module out of ``sys.modules`` and off its parent (where the import system put it)."""
-    if sys.modules.get(name) is served:
-        del sys.modules[name]
-    parent_name, _, attr = name.rpartition(".")
-    parent = sys.modules.get(parent_name)
-    if parent is not None and parent.__dict__.get(attr) is served:
-        delattr(parent, attr)
 
 
 def _estimator_module(parts: list[str]) -> types.ModuleType | None:
