@@ -53,7 +53,7 @@ import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import compat.contrib as contrib_bridges
 from compat import keras2, rules
@@ -62,6 +62,7 @@ from compat.estimator import _gaps as estimator_gaps
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
 from compat.runner import deterministic_protobuf, hints, legacy_keras, rewrite, startup_log, thread_endings
 from compat.runner.modules import ModuleObjectLoader, forget_module
+from compat.runner.table_patches import TablePatches
 from compat.tf1 import deep_modules, old_semantics
 from compat.tf1 import namespace as tf1
 from compat.tutorials import legacy_modules
@@ -136,24 +137,6 @@ class _AddedAttributesLoader(importlib.abc.Loader):
         return getattr(self._loader, name)
 
 
-class _ModulePatches(Protocol):
-    """Names some modules lost, put back while a script runs (:class:`compat.scipy_legacy.patches.ScipyPatches`)."""
-
-    @property
-    def modules(self) -> frozenset[str]:
-        """The full names of the modules it patches."""
-
-    def apply(self, module: types.ModuleType) -> None:
-        """Patch ``module``, just loaded (or loaded before the script started)."""
-
-    def undo(self) -> None:
-        """Take every patch away again."""
-
-    # Optional: ``served_modules``, removed modules to serve whole (name -> factory of the module
-    # object, called on the first import; undo takes them out of sys.modules again), as
-    # :class:`compat.pydata_legacy.patches.PydataPatches` has for ``sklearn.cross_validation``.
-
-
 class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
     """Serves ``scipy.misc``, the TF1 tutorial modules and SciPy's removed names; refuses removed modules.
 
@@ -173,27 +156,27 @@ class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
         # Resolved now: a script with its own `compat` package may take that name later.
         imread = importlib.import_module("compat.scipy_legacy.ndimage").imread
         # Each gives some third-party modules back the names they lost, when they are loaded.
-        self._patches: list[_ModulePatches] = [
+        self._patches: list[TablePatches] = [
             importlib.import_module("compat.scipy_legacy.patches").ScipyPatches(imread),
             importlib.import_module("compat.matplotlib_legacy.patches").MatplotlibPatches(),
             importlib.import_module("compat.pydata_legacy.patches").PydataPatches()]
         self._patched_modules = {name: patches for patches in self._patches for name in patches.modules}
         # Whole removed modules some patches serve (sklearn.cross_validation, ...): name -> factory.
         self._module_factories = {name: make for patches in self._patches
-                                  for name, make in getattr(patches, "served_modules", {}).items()}
+                                  for name, make in patches.served_modules.items()}
         #: The module objects served from those factories, made on first import.
         self._served: dict[str, types.ModuleType] = {}
         self._tutorials = {name: legacy_modules.tutorial_module(name) for name in rules.TUTORIAL_MODULES}
 
     def add_to_loaded_modules(self) -> None:
-        """Give the SciPy modules already imported the names they lost (``scipy.ndimage.imread``, ...)."""
+        """Give the third-party modules already imported the names they lost (``scipy.ndimage.imread``, ...)."""
         for name, patches in sorted(self._patched_modules.items()):
             module = sys.modules.get(name)
             if module is not None:
                 patches.apply(module)
 
     def undo(self) -> None:
-        """Take away the SciPy names this finder added and the tutorial modules it served."""
+        """Take away the third-party names this finder added and the modules it served."""
         for patches in self._patches:
             patches.undo()
         for name, module in self._served.items():
