@@ -23,6 +23,7 @@ import ast
 import re
 from typing import Any
 
+from compat.rules import PY2_MODULES
 from compat.runner.source_pass import SourcePass, helper, import_aliases, import_statements, short
 from compat.stdlib.removed import ATTRIBUTES, DEFAULTED_KEYWORDS, DROPPED_KEYWORDS, FALLBACK_MODULES, METHODS, MODULES
 
@@ -61,7 +62,7 @@ def _renamed_module(name: str) -> str | None:
 
 
 #: Python 2 names of the modules of :data:`DEFAULTED_KEYWORDS` (``import cPickle as pickle``).
-_PY2_NAMES = {"cPickle": "pickle"}
+_PY2_NAMES = {old: new for old, new in PY2_MODULES.items() if new in DEFAULTED_KEYWORDS}
 
 
 def _six_moves_aliases(imports: list[ast.Import | ast.ImportFrom]) -> dict[str, str]:
