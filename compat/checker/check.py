@@ -155,8 +155,7 @@ def _classify_scipy_misc(name: str, bridged: tuple[str, ...]) -> Verdict:
 def _scipy_top_level_removed() -> dict[str, scipy_removed.Removed]:
     """The NumPy names old SciPy re-exported at its top level and the installed SciPy lacks."""
     import scipy
-    return scipy_removed.numpy_aliases(
-        lambda attr: attr in scipy.__dict__ or attr in getattr(scipy, "submodules", ()))
+    return scipy_removed.top_level_removed(scipy)
 
 
 def _scipy_removed_verdict(module: str, name: str) -> Verdict | None:

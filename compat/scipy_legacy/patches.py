@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from compat.runner.table_patches import Removed, TablePatches, const
-from compat.scipy_legacy.removed import REMOVED, REPLACED, numpy_aliases
+from compat.scipy_legacy.removed import REMOVED, REPLACED, top_level_removed
 
 __all__ = ["ScipyPatches"]
 
@@ -29,6 +29,5 @@ class ScipyPatches(TablePatches):
 
     def removed_names(self, key: str, owner: Any) -> Mapping[str, Removed]:
         if key == "scipy" and isinstance(owner, types.ModuleType):
-            submodules = frozenset(getattr(owner, "submodules", ()) or getattr(owner, "__all__", ()))
-            return numpy_aliases(lambda attr: attr in owner.__dict__ or attr in submodules)
+            return top_level_removed(owner)
         return super().removed_names(key, owner)

@@ -17,6 +17,7 @@ name is in :attr:`Removed.replacement`, which the runner's messages and
 from __future__ import annotations
 
 import importlib
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from compat.runner.table_patches import Removed, Replaced, accepts, const
 
-__all__ = ["REMOVED", "REPLACED", "Removed", "Replaced", "numpy_aliases"]
+__all__ = ["REMOVED", "REPLACED", "Removed", "Replaced", "numpy_aliases", "top_level_removed"]
 
 
 def _attr(dotted: str) -> Callable[[], Any]:
@@ -59,6 +60,13 @@ def numpy_aliases(present: Callable[[str], bool]) -> dict[str, Removed]:
     names.update({name: Removed(f"numpy.emath.{name} (complex results for negative input)",
                                 _const(getattr(np.emath, name))) for name in _SCIMATH})
     return {name: entry for name, entry in names.items() if not present(name)}
+
+
+def top_level_removed(scipy: types.ModuleType) -> dict[str, Removed]:
+    """:func:`numpy_aliases` for the loaded ``scipy`` package: a name is present if the package
+    holds it or it is one of the subpackages it loads on first access (``scipy.fft``, ``scipy.linalg``)."""
+    submodules = frozenset(getattr(scipy, "submodules", ()) or getattr(scipy, "__all__", ()))
+    return numpy_aliases(lambda attr: attr in scipy.__dict__ or attr in submodules)
 
 
 # --------------------------------------------------------------------------
