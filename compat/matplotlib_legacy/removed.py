@@ -32,20 +32,12 @@ from compat.runner.table_patches import WRAPPER_MARK, Removed, Replaced, accepts
 __all__ = ["MODULE_ALIASES", "OLD_KEYWORDS", "OLD_VALUES", "REMOVED", "REPLACED", "Removed", "Replaced",
            "WRAPPER_MARK", "old_seaborn_style"]
 
-# The entry types and helpers every library's table shares (compat.runner.table_patches).
-_const = const
-_accepts = accepts
-
-
 def _takes_keywords(function: Any) -> bool:
     """True if ``function`` takes any argument besides ``self`` (``gca`` lost its keywords in 3.6)."""
     try:
         return any(name != "self" for name in inspect.signature(function).parameters)
     except (TypeError, ValueError):
         return True
-
-
-_wrapper = wrapper
 
 
 # --------------------------------------------------------------------------
@@ -201,7 +193,7 @@ def _old_use(current: Callable[..., Any]) -> Callable[..., Any]:
     def use(backend: str, warn: Any = None, force: bool | None = None) -> Any:
         # force is passed on only when given, so today's default applies otherwise.
         return current(backend) if force is None else current(backend, force=force)
-    return _wrapper(current, use)
+    return wrapper(current, use)
 
 
 def _old_normed(current: Callable[..., Any]) -> Callable[..., Any]:
@@ -215,7 +207,7 @@ def _old_normed(current: Callable[..., Any]) -> Callable[..., Any]:
                                  f"today: density={bool(normed)!r}")
             kwargs["density"] = bool(normed)
         return current(self, *args, **kwargs)
-    return _wrapper(current, method)
+    return wrapper(current, method)
 
 
 def _old_axes_init(current: Callable[..., Any]) -> Callable[..., Any]:
@@ -231,7 +223,7 @@ def _old_axes_init(current: Callable[..., Any]) -> Callable[..., Any]:
                                 f"give one (today: facecolor=)")
             kwargs["facecolor"] = color
         current(self, *args, **kwargs)
-    return _wrapper(current, __init__)
+    return wrapper(current, __init__)
 
 
 def _old_adjustable(current: Callable[..., Any]) -> Callable[..., Any]:
@@ -239,7 +231,7 @@ def _old_adjustable(current: Callable[..., Any]) -> Callable[..., Any]:
     ``'box-forced'`` (removed in 3.1): since 2.2 ``'box'`` does what it did, shared axes included."""
     def set_adjustable(self: Any, adjustable: str, *args: Any, **kwargs: Any) -> Any:
         return current(self, "box" if adjustable == "box-forced" else adjustable, *args, **kwargs)
-    return _wrapper(current, set_adjustable)
+    return wrapper(current, set_adjustable)
 
 
 def _old_figure_gca(current: Callable[..., Any]) -> Callable[..., Any]:
@@ -255,7 +247,7 @@ def _old_figure_gca(current: Callable[..., Any]) -> Callable[..., Any]:
             warnings.warn("Requested projection is different from current axis projection, creating new "
                           "axis with requested projection.", stacklevel=2)
         return self.add_subplot(1, 1, 1, **kwargs)
-    return _wrapper(current, gca)
+    return wrapper(current, gca)
 
 
 def _made_with(figure: Any, axes: Any, kwargs: dict[str, Any]) -> bool:
@@ -274,7 +266,7 @@ def _old_pyplot_gca(current: Callable[..., Any]) -> Callable[..., Any]:
         if not kwargs:
             return current()
         return importlib.import_module("matplotlib.pyplot").gcf().gca(**kwargs)
-    return _wrapper(current, gca)
+    return wrapper(current, gca)
 
 
 def old_seaborn_style(style: Any) -> Any:
@@ -301,7 +293,7 @@ def _old_style_use(current: Callable[..., Any]) -> Callable[..., Any]:
     """``matplotlib.style.use`` (and so ``style.context``) accepting the old seaborn style names."""
     def use(style: Any) -> Any:
         return current(old_seaborn_style(style))
-    return _wrapper(current, use)
+    return wrapper(current, use)
 
 
 # --------------------------------------------------------------------------
@@ -309,22 +301,22 @@ def _old_style_use(current: Callable[..., Any]) -> Callable[..., Any]:
 # --------------------------------------------------------------------------
 
 _MLAB: dict[str, Removed] = {
-    "normpdf": Removed("scipy.stats.norm.pdf(x, mu, sigma)", _const(normpdf)),
-    "bivariate_normal": Removed("scipy.stats.multivariate_normal(...).pdf", _const(bivariate_normal)),
-    "frange": Removed("numpy.arange / numpy.linspace (frange includes the endpoint)", _const(frange)),
-    "find": Removed("numpy.nonzero(numpy.ravel(condition))[0]", _const(find)),
+    "normpdf": Removed("scipy.stats.norm.pdf(x, mu, sigma)", const(normpdf)),
+    "bivariate_normal": Removed("scipy.stats.multivariate_normal(...).pdf", const(bivariate_normal)),
+    "frange": Removed("numpy.arange / numpy.linspace (frange includes the endpoint)", const(frange)),
+    "find": Removed("numpy.nonzero(numpy.ravel(condition))[0]", const(find)),
 }
 
 _HOLD: dict[str, Removed] = {
-    "hold": Removed("no call: hold is always on; clear with cla()/clf()", _const(hold)),
-    "ishold": Removed("no call: hold is always on", _const(ishold)),
+    "hold": Removed("no call: hold is always on; clear with cla()/clf()", const(hold)),
+    "ishold": Removed("no call: hold is always on", const(ishold)),
 }
 
 #: owner (``module`` or ``module:Class``) -> removed name -> what it was.
 REMOVED: dict[str, dict[str, Removed]] = {
     "matplotlib.cm": {
-        "get_cmap": Removed("matplotlib.colormaps[name] (.resampled(lut))", _const(get_cmap)),
-        "register_cmap": Removed("matplotlib.colormaps.register(cmap, name=name)", _const(register_cmap)),
+        "get_cmap": Removed("matplotlib.colormaps[name] (.resampled(lut))", const(get_cmap)),
+        "register_cmap": Removed("matplotlib.colormaps.register(cmap, name=name)", const(register_cmap)),
     },
     "matplotlib.mlab": _MLAB,
     # Old pylab re-exported these mlab functions and pyplot's hold.
@@ -332,19 +324,19 @@ REMOVED: dict[str, dict[str, Removed]] = {
     "matplotlib.pyplot": _HOLD,
     "matplotlib.axes:Axes": {
         **_HOLD,
-        "set_color_cycle": Removed("ax.set_prop_cycle(color=colors)", _const(set_color_cycle)),
-        "set_axis_bgcolor": Removed("ax.set_facecolor(color)", _const(set_axis_bgcolor)),
-        "get_axis_bgcolor": Removed("ax.get_facecolor()", _const(get_axis_bgcolor)),
+        "set_color_cycle": Removed("ax.set_prop_cycle(color=colors)", const(set_color_cycle)),
+        "set_axis_bgcolor": Removed("ax.set_facecolor(color)", const(set_axis_bgcolor)),
+        "get_axis_bgcolor": Removed("ax.get_facecolor()", const(get_axis_bgcolor)),
     },
     "matplotlib.figure:Figure": {"hold": _HOLD["hold"]},
     "matplotlib.backends.backend_agg:FigureCanvasAgg": {
-        "tostring_rgb": Removed("numpy.asarray(canvas.buffer_rgba())[..., :3]", _const(tostring_rgb)),
-        "tostring_argb": Removed("numpy.asarray(canvas.buffer_rgba()) (RGBA order)", _const(tostring_argb)),
+        "tostring_rgb": Removed("numpy.asarray(canvas.buffer_rgba())[..., :3]", const(tostring_rgb)),
+        "tostring_argb": Removed("numpy.asarray(canvas.buffer_rgba()) (RGBA order)", const(tostring_argb)),
     },
     "matplotlib.backend_bases:FigureCanvasBase": {
-        "set_window_title": Removed("fig.canvas.manager.set_window_title(title)", _const(set_window_title),
+        "set_window_title": Removed("fig.canvas.manager.set_window_title(title)", const(set_window_title),
                                     receiver="canvas"),
-        "get_window_title": Removed("fig.canvas.manager.get_window_title()", _const(get_window_title),
+        "get_window_title": Removed("fig.canvas.manager.get_window_title()", const(get_window_title),
                                     receiver="canvas"),
     },
 }
@@ -352,7 +344,7 @@ REMOVED: dict[str, dict[str, Removed]] = {
 #: owner -> name -> when Matplotlib's own value refuses the old call, and the wrapper that accepts it.
 REPLACED: dict[str, dict[str, Replaced]] = {
     "matplotlib": {
-        "use": Replaced("matplotlib.use(backend) (warn= removed)", lambda current: not _accepts(current, "warn"),
+        "use": Replaced("matplotlib.use(backend) (warn= removed)", lambda current: not accepts(current, "warn"),
                         _old_use),
     },
     "matplotlib.style": {
@@ -363,11 +355,11 @@ REPLACED: dict[str, dict[str, Replaced]] = {
                         _old_pyplot_gca),
     },
     "matplotlib.axes:Axes": {
-        name: Replaced("density=", lambda current: not _accepts(current, "normed"), _old_normed)
+        name: Replaced("density=", lambda current: not accepts(current, "normed"), _old_normed)
         for name in ("hist", "hist2d")
     },
     "matplotlib.axes._base:_AxesBase": {
-        "__init__": Replaced("facecolor=", lambda current: not _accepts(current, "axisbg"), _old_axes_init),
+        "__init__": Replaced("facecolor=", lambda current: not accepts(current, "axisbg"), _old_axes_init),
         # Always wrapped: only 'box-forced' is changed, which every Matplotlib >= 3.1 refuses.
         "set_adjustable": Replaced("adjustable='box'", lambda current: True, _old_adjustable),
     },

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from compat.runner.table_patches import Removed, Replaced, accepts, const
+from compat.runner.table_patches import Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["REMOVED", "REPLACED", "Removed", "Replaced", "numpy_aliases", "top_level_removed"]
 
@@ -31,9 +31,6 @@ __all__ = ["REMOVED", "REPLACED", "Removed", "Replaced", "numpy_aliases", "top_l
 def _attr(dotted: str) -> Callable[[], Any]:
     module, _, name = dotted.rpartition(".")
     return lambda: getattr(importlib.import_module(module), name)
-
-
-_const = const
 
 
 # --------------------------------------------------------------------------
@@ -52,13 +49,13 @@ def numpy_aliases(present: Callable[[str], bool]) -> dict[str, Removed]:
         value = getattr(np, name, None)
         if name.startswith("_") or value is None or type(value).__name__ == "module":
             continue
-        names[name] = Removed(f"numpy.{name}", _const(value))
-    names.update({name: Removed(f"numpy.random.{name}", _const(getattr(np.random, name)))
+        names[name] = Removed(f"numpy.{name}", const(value))
+    names.update({name: Removed(f"numpy.random.{name}", const(getattr(np.random, name)))
                   for name in ("rand", "randn")})
-    names.update({name: Removed(f"numpy.fft.{name}", _const(getattr(np.fft, name)))
+    names.update({name: Removed(f"numpy.fft.{name}", const(getattr(np.fft, name)))
                   for name in ("ifft", "fftfreq", "fftshift", "ifftshift")})
     names.update({name: Removed(f"numpy.emath.{name} (complex results for negative input)",
-                                _const(getattr(np.emath, name))) for name in _SCIMATH})
+                                const(getattr(np.emath, name))) for name in _SCIMATH})
     return {name: entry for name, entry in names.items() if not present(name)}
 
 
@@ -293,43 +290,44 @@ _WINDOWS = ("barthann", "bartlett", "blackman", "blackmanharris", "bohman", "box
 #: module -> removed name -> what it was (the top-level NumPy names: :func:`numpy_aliases`).
 REMOVED: dict[str, dict[str, Removed]] = {
     "scipy.integrate": {
-        "simps": Removed("scipy.integrate.simpson", _const(simps)),
+        "simps": Removed("scipy.integrate.simpson", const(simps)),
         "trapz": Removed("scipy.integrate.trapezoid", _attr("scipy.integrate.trapezoid")),
         "cumtrapz": Removed("scipy.integrate.cumulative_trapezoid", _attr("scipy.integrate.cumulative_trapezoid")),
-        "quadrature": Removed("scipy.integrate.quad", _const(quadrature)),
+        "quadrature": Removed("scipy.integrate.quad", const(quadrature)),
     },
     "scipy.signal": {
         **{name: Removed(f"scipy.signal.windows.{name}", _attr(f"scipy.signal.windows.{name}"))
            for name in _WINDOWS},
         "hanning": Removed("scipy.signal.windows.hann", _attr("scipy.signal.windows.hann")),
-        "ricker": Removed("PyWavelets (the 'mexh' wavelet)", _const(ricker)),
-        "morlet": Removed("PyWavelets", _const(morlet)),
-        "morlet2": Removed("PyWavelets", _const(morlet2)),
-        "cwt": Removed("PyWavelets (pywt.cwt)", _const(cwt)),
+        "ricker": Removed("PyWavelets (the 'mexh' wavelet)", const(ricker)),
+        "morlet": Removed("PyWavelets", const(morlet)),
+        "morlet2": Removed("PyWavelets", const(morlet2)),
+        "cwt": Removed("PyWavelets (pywt.cwt)", const(cwt)),
     },
     "scipy.linalg": {
-        "pinv2": Removed("scipy.linalg.pinv", _const(pinv2)),
-        "triu": Removed("numpy.triu", _const(np.triu)),
-        "tril": Removed("numpy.tril", _const(np.tril)),
+        "pinv2": Removed("scipy.linalg.pinv", const(pinv2)),
+        "triu": Removed("numpy.triu", const(np.triu)),
+        "tril": Removed("numpy.tril", const(np.tril)),
     },
     "scipy.stats": {
-        "itemfreq": Removed("numpy.unique(a, return_counts=True)", _const(itemfreq)),
-        "binom_test": Removed("scipy.stats.binomtest(k, n, p).pvalue", _const(binom_test)),
+        "itemfreq": Removed("numpy.unique(a, return_counts=True)", const(itemfreq)),
+        "binom_test": Removed("scipy.stats.binomtest(k, n, p).pvalue", const(binom_test)),
     },
     "scipy.special": {
-        "sph_harm": Removed("scipy.special.sph_harm_y(n, m, polar, azimuth)", _const(sph_harm)),
+        "sph_harm": Removed("scipy.special.sph_harm_y(n, m, polar, azimuth)", const(sph_harm)),
     },
     # The properties the sparse matrix classes lost (a class owner: "module:Class").
     "scipy.sparse:spmatrix": {
-        "A": Removed("matrix.toarray()", _const(property(_dense))),
-        "H": Removed("matrix.conjugate().transpose()", _const(property(_hermitian))),
+        "A": Removed("matrix.toarray()", const(property(_dense))),
+        "H": Removed("matrix.conjugate().transpose()", const(property(_hermitian))),
     },
     "scipy.spatial.distance": {
-        "wminkowski": Removed("scipy.spatial.distance.minkowski(u, v, p, w=w**p)", _const(wminkowski)),
-        "kulsinski": Removed("scipy.spatial.distance.kulczynski1 (another formula)", _const(kulsinski)),
-        "matching": Removed("scipy.spatial.distance.hamming", _const(matching)),
+        "wminkowski": Removed("scipy.spatial.distance.minkowski(u, v, p, w=w**p)", const(wminkowski)),
+        "kulsinski": Removed("scipy.spatial.distance.kulczynski1 (another formula)", const(kulsinski)),
+        "matching": Removed("scipy.spatial.distance.hamming", const(matching)),
     },
 }
+
 
 def _old_pinv(current: Callable[..., Any]) -> Callable[..., Any]:
     """``scipy.linalg.pinv`` accepting SciPy <= 1.6's ``cond``/``rcond`` (a relative cutoff, as in ``pinv2``)."""
@@ -338,9 +336,7 @@ def _old_pinv(current: Callable[..., Any]) -> Callable[..., Any]:
             return current(a, *args, **kwargs)
         matrix = np.asarray(a)
         return current(matrix, *args, **{"atol": 0.0, "rtol": _rank_cutoff(matrix, cond, rcond), **kwargs})
-    pinv.__doc__ = current.__doc__
-    pinv.__wrapped__ = current  # type: ignore[attr-defined]
-    return pinv
+    return wrapper(current, pinv)
 
 
 #: Names SciPy kept but whose old calls it refuses: module -> name -> wrapper entry.
