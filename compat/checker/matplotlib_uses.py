@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from compat.matplotlib_legacy import removed
-from compat.runner.source_pass import dotted_through, short
+from compat.runner.source_pass import dotted_through, names_bound_to, short
 
 __all__ = ["Use", "bridged_uses"]
 
@@ -29,7 +29,7 @@ Use = tuple[ast.AST, str, str]
 
 def bridged_uses(tree: ast.Module) -> list[Use]:
     """Each use in ``tree`` of a Matplotlib name or argument the runner bridges."""
-    modules = _bound_modules(tree)
+    modules = names_bound_to(tree, _is_matplotlib)
     if not modules:
         return []  # methods and keywords count only where Matplotlib is imported
     finder = _Finder(modules)
@@ -47,23 +47,6 @@ def _normalized(module: str) -> str:
 
 def _is_matplotlib(module: str) -> bool:
     return module.split(".")[0] in ("matplotlib", "pylab")
-
-
-def _bound_modules(tree: ast.Module) -> dict[str, str]:
-    """Each name the module binds to a Matplotlib module -> that module (``plt`` -> ``matplotlib.pyplot``)."""
-    bound: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if _is_matplotlib(alias.name):
-                    # `import matplotlib.pyplot` binds `matplotlib`; `import matplotlib.pyplot as plt` binds plt.
-                    name = alias.asname or alias.name.split(".")[0]
-                    bound[name] = alias.name if alias.asname else name
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_matplotlib(node.module or ""):
-            # `from matplotlib import pyplot as plt, cm`: names that may be modules.
-            bound.update({alias.asname or alias.name: f"{node.module}.{alias.name}"
-                          for alias in node.names if alias.name != "*"})
-    return bound
 
 
 def _method_table() -> dict[str, tuple[str | None, str]]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from compat.pydata_legacy import pandas_removed, patches, sklearn_removed
-from compat.runner.source_pass import dotted_through, short
+from compat.runner.source_pass import dotted_through, names_bound_to, short
 
 __all__ = ["Use", "bridged_uses"]
 
@@ -32,7 +32,7 @@ _ROOTS = ("sklearn", "pandas")
 
 def bridged_uses(tree: ast.Module) -> list[Use]:
     """Each use in ``tree`` of a scikit-learn or pandas name or argument the runner bridges."""
-    modules = _bound_modules(tree)
+    modules = names_bound_to(tree, _is_pydata)
     finder = _Finder(modules)
     finder.visit(tree)
     return finder.uses
@@ -40,21 +40,6 @@ def bridged_uses(tree: ast.Module) -> list[Use]:
 
 def _is_pydata(module: str) -> bool:
     return module.split(".")[0] in _ROOTS
-
-
-def _bound_modules(tree: ast.Module) -> dict[str, str]:
-    """Each name bound to a scikit-learn or pandas module or name -> its full name (``pd`` -> ``pandas``)."""
-    bound: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if _is_pydata(alias.name):
-                    bound[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
-                        alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_pydata(node.module or ""):
-            bound.update({alias.asname or alias.name: f"{node.module}.{alias.name}"
-                          for alias in node.names if alias.name != "*"})
-    return bound
 
 
 def _served(module: str) -> str | None:

@@ -12,6 +12,7 @@ import the rewriter (no import cycle).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["HELPERS_NAME", "Edit", "SourcePass", "helper", "import_aliases", "import_statements", "short"]
@@ -43,6 +44,24 @@ def short(node: ast.AST, limit: int = 60) -> str:
     """The source of ``node``, shortened to ``limit`` characters for a report."""
     text = ast.unparse(node)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def names_bound_to(tree: ast.Module, is_library: Callable[[str], bool]) -> dict[str, str]:
+    """Each name ``tree`` binds to a module or name of a library -> its full name: ``import
+    matplotlib.pyplot as plt`` gives ``plt``; ``import matplotlib.pyplot`` binds ``matplotlib``;
+    ``from pandas import DataFrame as DF`` gives ``DF`` -> ``pandas.DataFrame`` (``is_library``
+    says which dotted module names belong to the library)."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if is_library(alias.name):
+                    name = alias.asname or alias.name.split(".")[0]
+                    bound[name] = alias.name if alias.asname else name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and is_library(node.module or ""):
+            bound.update({alias.asname or alias.name: f"{node.module}.{alias.name}"
+                          for alias in node.names if alias.name != "*"})
+    return bound
 
 
 def dotted_through(node: ast.expr, aliases: dict[str, str]) -> str | None:
