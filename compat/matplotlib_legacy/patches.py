@@ -13,7 +13,7 @@ the name. Creating a :class:`MatplotlibPatches` changes nothing.
 from __future__ import annotations
 
 from compat.matplotlib_legacy.removed import REMOVED, REPLACED
-from compat.runner.table_patches import TablePatches
+from compat.surfaces.table_patches import TablePatches
 
 __all__ = ["MatplotlibPatches"]
 

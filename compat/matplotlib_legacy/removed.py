@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from compat.runner.table_patches import WRAPPER_MARK, Removed, Replaced, accepts, const, wrapper
+from compat.surfaces.table_patches import WRAPPER_MARK, Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["MODULE_ALIASES", "OLD_KEYWORDS", "OLD_VALUES", "REMOVED", "REPLACED", "Removed", "Replaced",
            "WRAPPER_MARK", "old_seaborn_style"]

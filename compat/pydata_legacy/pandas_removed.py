@@ -20,7 +20,7 @@ import numpy as np
 
 from compat.errors import LegacyAPIError
 from compat.pydata_legacy.pandas_ix import ix_property
-from compat.runner.table_patches import Removed, Replaced, accepts, const, wrapper
+from compat.surfaces.table_patches import Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["CHECKED_METHODS", "OLD_KEYWORDS", "REMOVED", "REPLACED"]
 

@@ -13,7 +13,7 @@ rebound the name. Creating a :class:`PydataPatches` changes nothing.
 from __future__ import annotations
 
 from compat.pydata_legacy import pandas_removed, sklearn_removed
-from compat.runner.table_patches import Removed, Replaced, TablePatches
+from compat.surfaces.table_patches import Removed, Replaced, TablePatches
 
 __all__ = ["OLD_KEYWORDS", "REMOVED", "REPLACED", "PydataPatches"]
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from compat.errors import LegacyAPIError, LegacyImportError
 from compat.pydata_legacy import cross_validation
-from compat.runner.table_patches import Removed, Replaced, accepts, const, wrapper
+from compat.surfaces.table_patches import Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["OLD_KEYWORDS", "REMOVED", "REPLACED", "SERVED_MODULES", "SERVED_REPLACEMENTS", "make_imputer_class"]
 

@@ -62,7 +62,7 @@ from compat.estimator import _gaps as estimator_gaps
 from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
 from compat.runner import deterministic_protobuf, hints, legacy_keras, rewrite, startup_log, thread_endings
 from compat.runner.modules import ModuleObjectLoader, forget_module
-from compat.runner.table_patches import TablePatches
+from compat.surfaces.table_patches import TablePatches
 from compat.tf1 import deep_modules, old_semantics
 from compat.tf1 import namespace as tf1
 from compat.tutorials import legacy_modules

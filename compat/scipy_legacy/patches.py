@@ -13,7 +13,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from compat.runner.table_patches import Removed, TablePatches, const
+from compat.surfaces.table_patches import Removed, TablePatches, const
 from compat.scipy_legacy.removed import REMOVED, REPLACED, top_level_removed
 
 __all__ = ["ScipyPatches"]

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from compat.runner.table_patches import Removed, Replaced, accepts, const, wrapper
+from compat.surfaces.table_patches import Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["REMOVED", "REPLACED", "Removed", "Replaced", "numpy_aliases", "top_level_removed"]
 
