@@ -59,18 +59,21 @@ REFUSED: dict[str, str] = {
     "extract_dask_data": "dask's own to_numpy", "extract_dask_labels": "dask's own to_numpy",
     "extract_pandas_data": "DataFrame.to_numpy", "extract_pandas_labels": "DataFrame.to_numpy",
     "extract_pandas_matrix": "DataFrame.to_numpy",
-    "read_batch_examples": "tf.data.TFRecordDataset(...).batch", "read_batch_features": "tf.data with parse_example",
-    "read_batch_record_features": "tf.data with parse_example",
-    "read_keyed_batch_examples": "tf.data.TFRecordDataset(...).batch",
-    "read_keyed_batch_examples_shared_queue": "tf.data.TFRecordDataset(...).batch",
-    "read_keyed_batch_features": "tf.data with parse_example",
-    "read_keyed_batch_features_shared_queue": "tf.data with parse_example",
     "io": "tf.estimator.inputs and tf.data", "models": "tf.keras.layers", "ops": "tf.compat.v1 ops",
     "utils": "tf.estimator.export",
     "no_op_train_fn": "tf.no_op in a tf.estimator model_fn",
 }
 
 _refuse = refusing_getattr("learn", REFUSED)
+
+#: TF 1.0-1.2's queue readers (``learn_io.graph_io``), served from :mod:`tf1_pipelines.inputs.learn_readers`.
+READERS = ("read_batch_examples", "read_batch_features", "read_batch_record_features", "read_keyed_batch_examples",
+           "read_keyed_batch_examples_shared_queue", "read_keyed_batch_features",
+           "read_keyed_batch_features_shared_queue", "queue_parsed_features")
+
+#: Every ``tf.contrib.learn`` name this module serves (the others in :data:`REFUSED` raise).
+PROVIDED = frozenset({"Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "RunConfig",
+                      "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing", "datasets", *READERS})
 
 
 def _api(sub: str = "") -> Any:
@@ -379,6 +382,9 @@ def __getattr__(name: str) -> Any:
     if name == "preprocessing":  # VocabularyProcessor and friends: plain Python, no TensorFlow needed
         from compat.contrib import _learn_text
         return _learn_text
+    if name in READERS:
+        from tf1_pipelines.inputs import learn_readers
+        return getattr(learn_readers, name)
     if name == "datasets":
         from compat.rules import LEARN_DATASETS
         from compat.tf1.namespace import contrib_modules

@@ -26,7 +26,7 @@ from typing import Any
 
 from compat.rules import LEARN_DATASETS, MNIST_MODEL, MNIST_READER, TUTORIAL_MODULES
 from compat.rules import describe_legacy_module as describe
-from compat.runner.modules import new_module
+from compat.surfaces.modules import new_module
 from compat.tf1 import renames
 
 __all__ = ["LEARN_DATASETS", "TUTORIAL_MODULES", "contrib_modules", "describe", "tutorial_module"]
@@ -83,18 +83,13 @@ def _load_dataset(name: str, size: str = "small", test_with_fake_data: bool = Fa
     return reader.load_mnist()
 
 
-#: The ``tf.contrib.learn`` names served by :mod:`compat.contrib.learn`.
-_LEARN_BRIDGED = frozenset({"Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "RunConfig",
-                            "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing"})
-
-
 def _learn_bridge_getattr(refuse: Callable[[str], Any]) -> Callable[[str], Any]:
     """A ``__getattr__`` serving the names of :mod:`compat.contrib.learn` (``Experiment``, ...), else ``refuse``."""
     def __getattr__(attr: str) -> Any:
         if attr.startswith("__"):
             raise AttributeError(attr)
         bridge = importlib.import_module("compat.contrib.learn")
-        if attr in _LEARN_BRIDGED or attr in bridge.REFUSED:
+        if attr in bridge.PROVIDED or attr in bridge.REFUSED:
             return getattr(bridge, attr)  # a refused name raises there, naming its tf.estimator successor
         return refuse(attr)
     return __getattr__
