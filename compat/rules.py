@@ -152,7 +152,7 @@ CONTRIB_REPLACEMENTS: dict[str, str] = {
     "layers": "tf.compat.v1.layers or tf.keras.layers",
     "slim": "tf.compat.v1 or tf.keras",
     "framework": "tf.compat.v1 (nest: tf.nest; checkpoint utilities: tf.train)",
-    "training": "tf.compat.v1.train; bucket_by_sequence_length: tf.data.experimental",
+    "training": "tf.compat.v1.train",
     "learn": "tf.keras (tf.estimator was removed in TensorFlow 2.16)",
     "rnn": "tf.compat.v1.nn.rnn_cell or tf.keras.layers (LSTM, GRU, RNN)",
     "cudnn_rnn": "tf.keras.layers.LSTM / GRU (they use cuDNN when possible)",
@@ -274,6 +274,13 @@ DEEP_MODULES: dict[str, str] = {
     "tensorflow.contrib.training.python.training.training": "tf_slim.training.training",
     "tensorflow.contrib.training.python.training.evaluation": "tf_slim.training.evaluation",
     "tensorflow.contrib.training.python.training.hparam": "compat.contrib.hparams",
+    # The TF 1.15 source paths of the queue pipelines, served from tf1_pipelines.inputs.
+    "tensorflow.contrib.training.python.training.bucket_ops": "tf1_pipelines.inputs.bucketing",
+    "tensorflow.contrib.training.python.training.sequence_queueing_state_saver":
+        "tf1_pipelines.inputs.sequence_state",
+    "tensorflow.contrib.training.python.training.sampling_ops": "tf1_pipelines.inputs.sampling",
+    "tensorflow.contrib.training.python.training.resample": "tf1_pipelines.inputs.sampling",
+    "tensorflow.contrib.training.python.training.feeding_queue_runner": "tf1_pipelines.inputs.feeding_queue",
     # TensorFlow's tf.layers normalization module (used by slim.batch_norm) lazily imports
     # tf_keras.legacy_tf_layers.normalization, which tf_keras 2.21 has under tf_keras.src.
     "tf_keras.legacy_tf_layers": "tf_keras.src.legacy_tf_layers",
@@ -320,16 +327,14 @@ SLIM_MOVED: dict[str, dict[str, str]] = {
         "fuse_op": "nothing (graph-rewriting helper of TF 1.x; TensorFlow 2's grappler fuses ops itself)",
         "load_variable_slot_initializer": "tf.train.Checkpoint with the optimizer tracked (slots restore with it)",
     },
+    # The queue pipelines of tf.contrib.training (bucket, the samplers, the state saver,
+    # FeedingQueueRunner) are served from tf1_pipelines.inputs (compat.contrib._slim_extras).
     "training": {
-        "bucket_by_sequence_length": "tf.data.experimental.bucket_by_sequence_length",
-        "bucket": "tf.data.experimental.bucket_by_sequence_length",
         "batch_sequences_by_sequence_length": "tf.data.Dataset.padded_batch",
-        "rejection_sample": "tf.data.Dataset.rejection_resample",
-        "stratified_sample": "tf.data.Dataset.rejection_resample",
-        "resample_at_rate": "tf.data.Dataset.rejection_resample",
-        "weighted_resample": "tf.data.Dataset.sample_from_datasets",
-        "FeedingQueueRunner": "tf.data.Dataset.from_generator",
-        "SequenceQueueingStateSaver": "tf.data.Dataset.padded_batch",
+        "FailureTolerator": "a try/except around the training step that retries the errors wanted",
+        "GreedyLoadBalancingStrategy": "tf.distribute strategies (variables are placed by the strategy)",
+        "RandomStrategy": "tf.distribute strategies (variables are placed by the strategy)",
+        "byte_size_load_fn": "tf.distribute strategies (variables are placed by the strategy)",
     },
 }
 
@@ -345,6 +350,7 @@ class FacadeSpec:
             all of its parts), not only the functions and constants defined in ``tf_slim``.
         submodules: the package whose submodules are its submodules (``slim.nets``).
         extras: (name, module) pairs: names served from this package's own modules.
+        also: where its other served names come from, for messages ("" when nowhere else).
     """
 
     name: str
@@ -352,11 +358,14 @@ class FacadeSpec:
     everything: bool = False
     submodules: str | None = None
     extras: tuple[tuple[str, str], ...] = ()
+    also: str = ""
 
     @property
     def label(self) -> str:
         """Where the names come from, for messages."""
-        return "the tf_slim package" + (" and compat.contrib.hparams" if self.extras else "")
+        parts = ["the tf_slim package", *(["compat.contrib.hparams"] if self.extras else []),
+                 *([self.also] if self.also else [])]
+        return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
 
 
 #: The ``tf.contrib`` modules served here.
@@ -365,7 +374,8 @@ FACADES: dict[str, FacadeSpec] = {
     "layers": FacadeSpec("layers", ("tf_slim.layers",)),
     "framework": FacadeSpec("framework", ("tf_slim.ops.arg_scope", "tf_slim.ops.variables")),
     "training": FacadeSpec("training", ("tf_slim.training.training", "tf_slim.training.evaluation"),
-                           extras=(("HParams", "compat.contrib.hparams"), ("parse_values", "compat.contrib.hparams"))),
+                           extras=(("HParams", "compat.contrib.hparams"), ("parse_values", "compat.contrib.hparams")),
+                           also="tf1_pipelines.inputs (the queue pipelines)"),
 }
 
 # --------------------------------------------------------------------------
@@ -388,6 +398,10 @@ TUTORIAL_MODULES: dict[str, str | None] = {
 #: The ``tf.contrib.learn`` datasets module path, as the MNIST reader imported it.
 LEARN_DATASETS = "tensorflow.contrib.learn.python.learn.datasets"
 
+_LEARN_BASE = ("the CSV loaders, load_iris, load_boston and the Dataset/Datasets tuples, served from "
+               "compat.contrib._learn_datasets (local files only)")
+_LEARN_TEXT_DATASETS = "load_dbpedia from local CSV files, served from compat.contrib._learn_datasets"
+
 LEGACY_MODULE_DESCRIPTIONS: dict[str, str] = {
     "tensorflow.examples.tutorials.mnist": "the MNIST tutorial package, served by the runner "
                                            "(input_data: compat.tutorials.mnist_input_data, "
@@ -398,8 +412,10 @@ LEGACY_MODULE_DESCRIPTIONS: dict[str, str] = {
     f"{LEARN_DATASETS}.mnist": "the MNIST reader, served from compat.tutorials.mnist_input_data (no download)",
     "tensorflow.contrib.learn.datasets.mnist": "the MNIST reader, served from compat.tutorials.mnist_input_data "
                                                "(no download)",
-    f"{LEARN_DATASETS}.base": "Datasets/Dataset tuples, served from compat.tutorials.mnist_input_data",
-    "tensorflow.contrib.learn.datasets.base": "Datasets/Dataset tuples, served from compat.tutorials.mnist_input_data",
+    f"{LEARN_DATASETS}.base": _LEARN_BASE,
+    "tensorflow.contrib.learn.datasets.base": _LEARN_BASE,
+    f"{LEARN_DATASETS}.text_datasets": _LEARN_TEXT_DATASETS,
+    "tensorflow.contrib.learn.datasets.text_datasets": _LEARN_TEXT_DATASETS,
     "tensorflow.contrib.learn.preprocessing": "VocabularyProcessor and friends, served from compat.contrib._learn_text",
     "tensorflow.contrib.learn.python.learn.preprocessing": "VocabularyProcessor and friends, served from "
                                                            "compat.contrib._learn_text",

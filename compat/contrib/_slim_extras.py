@@ -342,8 +342,23 @@ _SLIM: dict[str, Provider] = {
                                      "zero_initializer")},
 }
 
+#: TF 1.15's queue pipelines of ``tf.contrib.training``, built once in ``tf1_pipelines.inputs``
+#: (the package's queue machinery, usable without the runner).
+_TRAINING_MODULES: dict[str, tuple[str, ...]] = {
+    "tf1_pipelines.inputs.bucketing": ("bucket", "bucket_by_sequence_length"),
+    "tf1_pipelines.inputs.sequence_state": ("batch_sequences_with_states", "SequenceQueueingStateSaver",
+                                            "NextQueuedSequenceBatch"),
+    "tf1_pipelines.inputs.sampling": ("rejection_sample", "stratified_sample", "resample_at_rate",
+                                      "weighted_resample"),
+    "tf1_pipelines.inputs.feeding_queue": ("FeedingQueueRunner",),
+}
+
+_TRAINING: dict[str, Provider] = {
+    name: _attr(module, name) for module, names in _TRAINING_MODULES.items() for name in names}
+
 #: facade -> {TF 1.15 name: provider} for the names ``tf_slim`` lacks.
-EXTRAS: dict[str, dict[str, Provider]] = {"framework": _FRAMEWORK, "layers": _LAYERS, "slim": _SLIM}
+EXTRAS: dict[str, dict[str, Provider]] = {"framework": _FRAMEWORK, "layers": _LAYERS, "slim": _SLIM,
+                                          "training": _TRAINING}
 
 
 @functools.cache

@@ -24,7 +24,7 @@ from helpers.scripts import write
 
 from compat.checker import check
 from compat.contrib import slim as slim_bridge
-from compat.runner import legacy_keras
+from compat.keras2 import legacy_keras
 from compat.runner import run as runner
 from compat.tf1 import namespace as tf1
 
@@ -63,7 +63,7 @@ def test_importing_the_new_modules_changes_nothing(tmp_path: Path) -> None:
     code = textwrap.dedent("""
         import os, sys
         before = list(sys.meta_path)
-        import compat.contrib.slim, compat.contrib.hparams, compat.runner.legacy_keras
+        import compat.contrib.slim, compat.contrib.hparams, compat.keras2.legacy_keras
         assert sys.meta_path == before, sys.meta_path
         for name in ("tensorflow", "tf_slim", "tf_keras", "tensorflow.contrib", "tensorflow.contrib.slim"):
             assert name not in sys.modules, name
@@ -377,8 +377,10 @@ def test_contrib_facades_without_the_runner() -> None:
     contrib = tf1.contrib_modules()["tensorflow.contrib"]
     assert contrib.training is slim_bridge.contrib_facade("training")
     assert contrib.training.HParams(a=2).a == 2
-    with pytest.raises(tf1.LegacyAPIError, match="tf.data.experimental.bucket_by_sequence_length"):
-        contrib.training.bucket_by_sequence_length  # noqa: B018
+    # The queue pipelines come from tf1_pipelines.inputs; the parameter-server placement helpers are refused.
+    assert contrib.training.bucket_by_sequence_length.__module__ == "tf1_pipelines.inputs.bucketing"
+    with pytest.raises(tf1.LegacyAPIError, match="tf.distribute strategies"):
+        contrib.training.GreedyLoadBalancingStrategy  # noqa: B018
     with pytest.raises(tf1.LegacyAPIError, match="grappler"):
         contrib.framework.fuse_op  # noqa: B018
     assert contrib.framework.list_variables.__name__ == "list_variables"  # served from TensorFlow
