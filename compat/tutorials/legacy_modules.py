@@ -67,22 +67,6 @@ def tutorial_module(fullname: str) -> types.ModuleType | None:
     return _tutorial_modules()[fullname]
 
 
-def _load_dataset(name: str, size: str = "small", test_with_fake_data: bool = False) -> Any:
-    """``tf.contrib.learn.datasets.load_dataset``: only ``'mnist'`` is provided.
-
-    Raises:
-        ValueError: another data set name.
-    """
-    del size  # only used by the synthetic/dbpedia loaders of the original
-    if name != "mnist":
-        raise ValueError(f"tf.contrib.learn.datasets.load_dataset({name!r}): only 'mnist' is provided by "
-                         "the compat runner; see tf.keras.datasets or sklearn.datasets")
-    reader = importlib.import_module(MNIST_READER)
-    if test_with_fake_data:
-        return reader.read_data_sets("", fake_data=True)
-    return reader.load_mnist()
-
-
 def _learn_bridge_getattr(refuse: Callable[[str], Any]) -> Callable[[str], Any]:
     """A ``__getattr__`` serving the names of :mod:`compat.contrib.learn` (``Experiment``, ...), else ``refuse``."""
     def __getattr__(attr: str) -> Any:
@@ -102,11 +86,16 @@ def contrib_modules(error: type[Exception], contrib_message: Callable[[str], str
     ``error`` with ``contrib_message("learn.<name>")``.
     """
     reader = importlib.import_module(MNIST_READER)
-    base = _package(f"{LEARN_DATASETS}.base", "tf.contrib.learn datasets.base (compat runner: tuples only).",
-                    {"Datasets": reader.Datasets, "Dataset": reader.Dataset},
+    loaders = importlib.import_module("compat.contrib._learn_datasets")
+    base_names = ("Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "load_iris",
+                  "load_boston", "maybe_download", "shrink_csv", "split_into_train_and_test")
+    base = _package(f"{LEARN_DATASETS}.base", "tf.contrib.learn datasets.base (compat runner: local files only).",
+                    {name: getattr(loaders, name) for name in base_names},
                     lambda attr: contrib_message(f"learn.datasets.base.{attr}"), error)
-    datasets = _package(LEARN_DATASETS, "tf.contrib.learn datasets (compat runner: mnist only).",
-                        {"mnist": reader, "base": base, "load_dataset": _load_dataset},
+    datasets = _package(LEARN_DATASETS, "tf.contrib.learn datasets (compat runner: local files only).",
+                        {"mnist": reader, "base": base, "load_dataset": loaders.load_dataset,
+                         "load_iris": loaders.load_iris, "load_boston": loaders.load_boston,
+                         "text_datasets": loaders.text_datasets, "DATASETS": loaders.DATASETS},
                         lambda attr: contrib_message(f"learn.datasets.{attr}"), error)
     inner = _package("tensorflow.contrib.learn.python.learn", "tf.contrib.learn internals (compat runner).",
                      {"datasets": datasets}, lambda attr: contrib_message(f"learn.python.learn.{attr}"), error)
@@ -124,6 +113,8 @@ def contrib_modules(error: type[Exception], contrib_message: Callable[[str], str
     modules["tensorflow.contrib.learn.datasets"] = datasets
     modules["tensorflow.contrib.learn.datasets.mnist"] = reader
     modules["tensorflow.contrib.learn.datasets.base"] = base
+    for prefix in (LEARN_DATASETS, "tensorflow.contrib.learn.datasets"):
+        modules[f"{prefix}.text_datasets"] = loaders.text_datasets
     # VocabularyProcessor and friends (plain Python and NumPy), under the short and the long path.
     text = importlib.import_module("compat.contrib._learn_text")
     for prefix in ("tensorflow.contrib.learn", "tensorflow.contrib.learn.python.learn"):

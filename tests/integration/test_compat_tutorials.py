@@ -352,10 +352,11 @@ def test_contrib_learn_load_dataset(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with pytest.raises(ValueError, match="Validation size should be between 0 and 10. Received: 5000."):
         datasets.load_dataset("mnist")
     assert datasets.load_dataset("mnist", test_with_fake_data=True).train.num_examples == 10000
-    with pytest.raises(ValueError, match="only 'mnist'"):
-        datasets.load_dataset("iris")
-    with pytest.raises(AttributeError, match=r"tf\.contrib\.learn\.datasets\.base\.load_csv_with_header"):
-        datasets.base.load_csv_with_header  # noqa: B018
+    assert datasets.load_dataset("iris").data.shape == (150, 4)  # compat.contrib._learn_datasets
+    with pytest.raises(ValueError, match="no data set 'synthetic'"):
+        datasets.load_dataset("synthetic")
+    with pytest.raises(AttributeError, match=r"tf\.contrib\.learn\.datasets\.base\.load_libsvm"):
+        datasets.base.load_libsvm  # noqa: B018
 
 
 @pytest.mark.timeout(200)
