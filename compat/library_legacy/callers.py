@@ -1,0 +1,81 @@
+"""Whether a call into a library comes from the script's own files, and not from another library.
+
+An old default (h5py 2's file mode, imageio 2.27's GIF frame time in seconds)
+or an old calling convention (librosa 0.8's positional arguments) must change
+the script's calls only: TensorFlow, Keras or scikit-image call the same
+functions with today's meaning. A wrapper asks :func:`called_from_script`
+about its caller's frame. While the runner runs a script, the surfaces'
+``before_tensorflow`` hook (:func:`remember_scope`) hands over the run's
+:class:`compat.runner.rewrite.LocalScope`; without one (a unit test applying a
+table directly) a file counts as the script's when it lies outside the
+installed packages, Python's standard library and this project's packages.
+Imports the standard library only.
+"""
+from __future__ import annotations
+
+import sys
+import sysconfig
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["called_from_script", "remember_scope"]
+
+#: The scopes of the runs in progress (the runner runs one script per process; a list keeps undo simple).
+_SCOPES: list[Any] = []
+
+#: Path parts that mark an installed package.
+_INSTALLED_PARTS = frozenset({"site-packages", "dist-packages"})
+
+
+def _library_folders() -> tuple[Path, ...]:
+    """Python's standard library and this project's two packages, resolved."""
+    here = Path(__file__).resolve().parent.parent  # compat/
+    folders = [here, here.parent / "tf1_pipelines"]
+    for key in ("stdlib", "platstdlib"):
+        path = sysconfig.get_paths().get(key)
+        if path:
+            folders.append(Path(path).resolve())
+    return tuple(folders)
+
+
+_LIBRARY_FOLDERS = _library_folders()
+
+
+def remember_scope(context: Any) -> Callable[[], None]:
+    """A surface's ``before_tensorflow`` hook: keep the run's scope for :func:`called_from_script`;
+    returns its undo."""
+    scope = getattr(context, "scope", None)
+    if scope is None:
+        return lambda: None
+    _SCOPES.append(scope)
+
+    def undo() -> None:
+        if scope in _SCOPES:
+            _SCOPES.remove(scope)
+    return undo
+
+
+def _is_script_file(filename: str) -> bool:
+    if filename.startswith("<"):
+        return True  # code compiled from a string: exec of the script's text, a notebook cell
+    if _SCOPES:
+        return bool(_SCOPES[-1].contains(filename))
+    path = Path(filename)
+    if _INSTALLED_PARTS.intersection(path.parts):
+        return False
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return not any(resolved.is_relative_to(folder) for folder in _LIBRARY_FOLDERS)
+
+
+def called_from_script(depth: int = 1) -> bool:
+    """True if the frame ``depth`` levels above the caller of this function runs the script's own code
+    (``depth=1``: the caller of the wrapper that asks)."""
+    try:
+        frame = sys._getframe(depth + 1)
+    except ValueError:
+        return False
+    return _is_script_file(frame.f_code.co_filename)

@@ -1,0 +1,25 @@
+"""The scikit-image surface: names and arguments 0.13–0.16 code used, put back while a script runs."""
+from __future__ import annotations
+
+from compat.library_legacy.callers import remember_scope
+from compat.skimage_legacy.uses import find_uses
+from compat.surfaces import Surface
+from compat.surfaces.table_patches import TablePatches
+
+__all__ = ["SURFACE", "make_patches"]
+
+
+def make_patches() -> TablePatches:
+    """The scikit-image table for one run (:mod:`compat.skimage_legacy.removed`; imports NumPy)."""
+    from compat.skimage_legacy import removed
+    return TablePatches(removed.REMOVED, removed.REPLACED)
+
+
+SURFACE = Surface(
+    name="skimage_legacy",
+    summary="scikit-image 0.13-0.16: measure.compare_psnr/ssim/mse/nrmse with their old data_range rule, "
+            "rgb2grey, draw.circle, register_translation, multichannel=, as_grey=, ...",
+    patches=make_patches,
+    before_tensorflow=remember_scope,
+    uses=find_uses,
+)
