@@ -10,6 +10,7 @@ Every function returns the exit status: 0 success, 1 failure, 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 
@@ -35,12 +36,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _positive_seconds(text: str) -> float:
+    """An argparse type: seconds > 0 and finite (``nan`` and ``inf`` are no limit); fractions are kept."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"--timeout {text!r}: give a number of seconds > 0") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"--timeout {text}: give a number of seconds > 0")
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"--timeout {text}: give a finite number of seconds > 0")
     return value
 
 
@@ -59,7 +61,8 @@ def run_main(args: Sequence[str]) -> int:
     parser.add_argument("--output", default=None,
                         help="where to write the executed copy (default: NAME.compat.ipynb next to it)")
     parser.add_argument("--timeout", type=_positive_seconds, default=None,
-                        help="seconds one cell may run (default: no limit)")
+                        help="seconds one cell may run, > 0 (a fraction counts as the next whole second; "
+                             "default: no limit)")
     parsed = _parse(parser, args)
     if isinstance(parsed, int):
         return parsed
@@ -93,6 +96,11 @@ def kernel_main(args: Sequence[str]) -> int:
         return parsed
     from compat.notebook import kernelspec
     prefix = sys.prefix if parsed.sys_prefix else parsed.prefix
+    if prefix is not None and not prefix.strip():
+        # Jupyter reads an empty prefix as none given and installs system-wide
+        print(f"compat: kernel {parsed.action}: --prefix is empty; give a folder (a virtualenv's), or use "
+              "--user or --sys-prefix", file=sys.stderr)
+        return EXIT_USAGE
     try:
         if parsed.action == "install":
             folder = kernelspec.install(user=parsed.user, prefix=prefix)
@@ -103,8 +111,9 @@ def kernel_main(args: Sequence[str]) -> int:
     except FileNotFoundError as exc:
         print(f"compat: kernel {parsed.action}: {exc}", file=sys.stderr)
         return EXIT_FAILURE
-    except PermissionError as exc:
-        print(f"compat: kernel {parsed.action}: cannot write {exc.filename}: use --user or --sys-prefix",
-              file=sys.stderr)
-        return EXIT_FAILURE
+    except OSError as exc:  # permission denied, a read-only file system, a file where a folder goes
+        unwritable = exc.filename or prefix or "the system-wide kernels folder"
+        print(f"compat: kernel {parsed.action}: cannot write {unwritable}: {exc.strerror or exc}; use --user or "
+              "--sys-prefix, or a --prefix you can write", file=sys.stderr)
+        return EXIT_USAGE
     return 0

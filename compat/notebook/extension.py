@@ -16,6 +16,9 @@ mode, NumPy 1 printing. Then, for every later cell:
 
 ``%unload_ext compat`` removes all of it and switches TensorFlow back to its
 version 2 behaviour; names the cells already bound (``tf``) keep their values.
+Once a cell has built a graph, TensorFlow cannot go back to eager mode in that
+process: it then stays in graph mode, with a ``compat:`` note saying to restart
+the kernel for TensorFlow 2.
 """
 from __future__ import annotations
 
@@ -52,10 +55,30 @@ class NotebookSession:
     undo: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
-        """Undo every change, last first."""
+        """Undo every change, last first. TensorFlow stays in graph mode once a cell has built a
+        graph (its eager mode can only start with the program); a ``compat:`` note says so."""
         while self.undo:
-            self.undo.pop()()
+            _undo_step(self.undo.pop())
         self.installation.uninstall()
+
+
+def _undo_step(step: Callable[[], None]) -> None:
+    """Run one undo of :func:`load`. Switching TensorFlow back to version 2 behaviour fails once a
+    cell has built a graph (``tf.enable_eager_execution must be called at program startup``); TensorFlow
+    is then put back wholly into its version 1 behaviour, since the failed switch left it half-way."""
+    try:
+        step()
+    except ValueError as exc:
+        if "program startup" not in str(exc):
+            raise
+        _stay_in_graph_mode()
+
+
+def _stay_in_graph_mode() -> None:
+    import tensorflow as tf
+    tf.compat.v1.disable_v2_behavior()
+    _note("TensorFlow stays in graph mode (TensorFlow 1 behaviour) in this kernel: a cell built a graph, "
+          "and eager mode can only start with the program; restart the kernel for TensorFlow 2")
 
 
 def _note(message: str) -> None:

@@ -22,9 +22,16 @@ user's own lines. The rewrites:
   small dispatching helpers, ``sys.maxint`` -> ``sys.maxsize``, and renamed
   standard modules (``cPickle`` -> ``pickle``) are imported by their new name.
 
+* Python's changes under unchanged names, in every module: generators end on
+  ``StopIteration`` as before 3.7 (:mod:`compat.stdlib.generators`, PEP 479), and
+  ``async``/``await`` used as names are renamed before parsing
+  (:mod:`compat.stdlib.keywords`, :func:`repair_source`).
+
 A Python 2 module (see :mod:`compat.py2.translate`) is first translated with fissix and
 then rewritten to keep Python 2's ``/``, text-mode ``open`` and ``GFile``
-(:class:`compat.py2.translate.Py2Semantics`, :mod:`compat.py2.runtime`).
+(:class:`compat.py2.translate.Py2Semantics`, :mod:`compat.py2.runtime`) and to see
+TensorFlow's strings as text (:mod:`compat.py2.text`); indentation mixing tabs and
+spaces is read as Python 2 read it (:mod:`compat.py2.tabs`).
 
 ``__compat__`` is a :class:`LegacyHelpers` object that the loader puts in the
 module's globals. Importing this module installs nothing; :mod:`compat.runner.run`
@@ -50,9 +57,13 @@ from typing import Any
 from compat.numpy1 import removed as numpy1_removed
 from compat.numpy1 import rewrite as numpy1_rewrite
 from compat.py2 import runtime as py2_runtime
+from compat.py2 import tabs as py2_tabs
+from compat.py2 import text as py2_text
 from compat.py2 import translate as py2
 from compat.rules import DEEP_TF1_IMPORTS, DICT_METHODS, NUMPY_REMOVED, PY2_BUILTINS, PY2_MODULES
 from compat.runner import local_imports, source_pass
+from compat.stdlib import generators as stdlib_generators
+from compat.stdlib import keywords as stdlib_keywords
 from compat.stdlib import rewrite as stdlib_rewrite
 
 __all__ = [
@@ -71,6 +82,7 @@ __all__ = [
     "module_bindings",
     "parse_legacy",
     "read_source",
+    "repair_source",
     "script_scope",
     "transform",
     "translation_changes",
@@ -85,8 +97,10 @@ HELPERS_NAME = "__compat__"
 _NUMPY_VALUES: dict[str, Callable[[], Any]] = {name: numpy1_removed.REMOVED[name].make for name in NUMPY_REMOVED}
 
 #: The passes of the legacy surfaces served by source rewriting, run before :class:`LegacyTransformer`.
-_SOURCE_PASSES: tuple[Callable[[ast.Module], source_pass.SourcePass], ...] = (numpy1_rewrite.Numpy1Pass,
-                                                                              stdlib_rewrite.StdlibPass)
+#: GeneratorStop comes first: it reads decorators as written (``@asyncio.coroutine``, which StdlibPass rewrites).
+_SOURCE_PASSES: tuple[Callable[[ast.Module], source_pass.SourcePass], ...] = (
+    stdlib_generators.GeneratorStop, numpy1_rewrite.Numpy1Pass, stdlib_rewrite.StdlibPass,
+    stdlib_keywords.CallKeywords)
 
 
 # --------------------------------------------------------------------------
@@ -332,11 +346,14 @@ def transform(tree: ast.Module, python2: bool = False, context: ast.Module | Non
     bindings = module_bindings(tree)
     if context is not None:
         bindings.visit(context)
-    kept: list[Change] = []
+    kept = [Change(e.line, e.col, e.construct, e.status, e.action) for e in source_pass.source_edits(tree)]
     if python2:
         semantics = py2.Py2Semantics(_helper, bindings.bound, py2.has_true_division(tree))
         tree = semantics.visit(tree)
-        kept = [Change(e.line, e.col, e.construct, "rewritten", e.action) for e in semantics.edits]
+        kept += [Change(e.line, e.col, e.construct, "rewritten", e.action) for e in semantics.edits]
+        text = py2_text.Py2Text()
+        tree = text.visit(tree)
+        kept += [Change(e.line, e.col, e.construct, e.status, e.action) for e in text.edits]
     scanned = tree if context is None else ast.Module(body=[*context.body, *tree.body], type_ignores=[])
     # The NumPy 1 and standard-library passes run after the main one, so each reports the
     # construct as the user wrote it (``np.asarray(x).tostring()``, not the helper it became).
@@ -418,6 +435,45 @@ def _parse_translation(source: str, filename: str, print_function: bool = False,
     return translated, translation
 
 
+def _parses(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def repair_source(source: str, python2: bool | None = None) -> tuple[str, bool | None, list[source_pass.Edit]]:
+    """Fix, before parsing, what old code wrote that today's Python refuses to tokenize or parse.
+
+    * tabs and spaces mixed in indentation (:mod:`compat.py2.tabs`): expanded as
+      Python 2 read them, and the module is Python 2 (``python2`` None becomes True);
+    * ``async`` / ``await`` used as names (:mod:`compat.stdlib.keywords`), only in a
+      module that does not parse as it is.
+
+    Returns the source (line numbers unchanged), ``python2``, and the edits for the report.
+    """
+    edits: list[source_pass.Edit] = []
+    if "\t" in source:
+        mixed = py2_tabs.inconsistent_lines(source)
+        if mixed:
+            source = py2_tabs.expand_indentation(source)
+            count = f" ({len(mixed)} lines)" if len(mixed) > 1 else ""
+            edits.append(source_pass.Edit(mixed[0], 0, f"tabs and spaces mixed in indentation{count}",
+                                          "rewritten", py2_tabs.TAB_ACTION))
+            python2 = True if python2 is None else python2
+    if ("async" in source or "await" in source) and not _parses(source):
+        source, renames = stdlib_keywords.rename_keywords(source)
+        seen: set[tuple[int, str]] = set()
+        for rename in renames:
+            construct = f"{rename.name} used as a {rename.role}"
+            if (rename.line, construct) not in seen:
+                seen.add((rename.line, construct))
+                edits.append(source_pass.Edit(rename.line, rename.col, construct, "rewritten",
+                                              stdlib_keywords.rename_action(rename.name)))
+    return source, python2, edits
+
+
 def parse_legacy(source: str, filename: str, python2: bool | None = None,
                  top_level: bool = False, py2_process: bool = False) -> tuple[ast.Module, py2.Translation | None]:
     """The module's tree, translated from Python 2 when it is Python 2; and the translation.
@@ -436,6 +492,15 @@ def parse_legacy(source: str, filename: str, python2: bool | None = None,
             (the file's own line numbers are set).
     """
     source = stdlib_rewrite.fix_source(source)  # asyncio.async: a syntax error since Python 3.7
+    source, python2, edits = repair_source(source, python2)
+    tree, translation = _parse_repaired(source, filename, python2, top_level, py2_process)
+    source_pass.note_source_edits(tree, edits)
+    return tree, translation
+
+
+def _parse_repaired(source: str, filename: str, python2: bool | None, top_level: bool,
+                    py2_process: bool) -> tuple[ast.Module, py2.Translation | None]:
+    """:func:`parse_legacy` after :func:`repair_source`."""
     try:
         tree = ast.parse(source, filename=filename)
     except ValueError as exc:  # e.g. null bytes in the source
@@ -538,6 +603,10 @@ class LegacyHelpers:
     encode = staticmethod(py2_runtime.encode)
     bytes_value = staticmethod(py2_runtime.bytes_value)
     bytes_values = staticmethod(py2_runtime.bytes_values)
+    text = staticmethod(py2_text.text)
+    texts = staticmethod(py2_text.texts)
+    run_result = staticmethod(py2_text.run_result)
+    text_args = staticmethod(py2_text.text_args)
 
     def __init__(self, tf1_namespace: Callable[[], types.ModuleType],
                  numpy_legacy: types.ModuleType) -> None:

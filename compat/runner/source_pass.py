@@ -15,7 +15,8 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["HELPERS_NAME", "Edit", "SourcePass", "helper", "import_aliases", "import_statements", "short"]
+__all__ = ["HELPERS_NAME", "Edit", "SourcePass", "helper", "import_aliases", "import_statements", "note_source_edits",
+           "short", "source_edits"]
 
 #: The global name under which rewritten code finds its helpers (the same as compat.runner.rewrite's).
 HELPERS_NAME = "__compat__"
@@ -30,6 +31,24 @@ class Edit:
     construct: str
     status: str
     action: str
+
+
+#: The attribute of a parsed module that holds the edits made to its text before parsing.
+_SOURCE_EDITS = "compat_source_edits"
+
+
+def note_source_edits(tree: ast.Module, edits: list[Edit]) -> None:
+    """Keep ``edits`` made to a module's text before it was parsed (tabs, ``async`` names) with its tree.
+
+    The parsed tree is what both the runner and ``compat check`` hand to the rewrite,
+    so the report shows these edits with the others.
+    """
+    setattr(tree, _SOURCE_EDITS, list(edits))
+
+
+def source_edits(tree: ast.Module) -> list[Edit]:
+    """The edits :func:`note_source_edits` kept with ``tree`` (none for a tree parsed elsewhere)."""
+    return list(getattr(tree, _SOURCE_EDITS, []))
 
 
 def helper(*attrs: str) -> ast.expr:

@@ -12,6 +12,8 @@ import importlib
 import types
 from typing import Any
 
+from compat.stdlib.generators import pre_pep479
+from compat.stdlib.keywords import call_renamed
 from compat.stdlib.removed import ATTRIBUTES, FALLBACK_MODULES, METHODS
 
 __all__ = ["StdlibNames"]
@@ -21,6 +23,10 @@ _MISSING = object()
 
 class StdlibNames:
     """The target of ``__compat__.stdlib`` (values made on first use and cached)."""
+
+    #: Behaviour of Python before 3.7 under unchanged names: generators (PEP 479), ``async=`` arguments.
+    pre_pep479 = staticmethod(pre_pep479)
+    call_renamed = staticmethod(call_renamed)
 
     def __init__(self) -> None:
         self._values: dict[tuple[str, str], Any] = {}

@@ -75,6 +75,12 @@ __all__ = [
     "unbatch",
 ]
 
+#: The version the TF1 namespace reports (``tf.__version__``, ``tf.VERSION``, ``tf.version.VERSION``):
+#: TensorFlow 1.15's last release. Old code branches on it (``tf.__version__.startswith('1.')``,
+#: ``int(tf.__version__[0]) >= 2``, ``LooseVersion(tf.__version__) < '1.4'``) and must take its TF 1.x
+#: branch, since the namespace is TF 1.x's API; ``tf.compat.v2`` and the real module keep their own.
+TF1_VERSION = "1.15.5"
+
 #: Pre-1.0 names (below ``tf``) and what each is now; the full rows are :data:`compat.tf1.renames.RENAMES`.
 RENAMED_OPS: dict[str, str] = {row.old: row.new for row in renames.RENAMES if row.refusal is None}
 
@@ -193,9 +199,22 @@ def tf1_namespace() -> types.ModuleType:
     namespace.__dict__["contrib"] = contrib_modules()["tensorflow.contrib"]
     legacy_flags = tf1_flags.flags_module(v1.flags)
     namespace.__dict__.update(flags=legacy_flags, app=tf1_flags.app_module(v1.app, legacy_flags))
+    _report_tf1_version(namespace, v1)
     added = set(namespace.__dict__)
     namespace.__dict__.update(__getattr__=_namespace_getattr(v1), __dir__=lambda: sorted(set(dir(v1)) | added))
     return namespace
+
+
+def _report_tf1_version(namespace: types.ModuleType, v1: types.ModuleType) -> None:
+    """``__version__``, ``VERSION`` and ``version.VERSION`` of the namespace say :data:`TF1_VERSION`.
+
+    ``tf.version`` is a copy of ``tf.compat.v1.version`` (the graph-def versions and
+    ``GIT_VERSION`` / ``COMPILER_VERSION`` stay today's: they describe the running binary).
+    """
+    version = new_module("tensorflow.version", "tf.version of the TF1 namespace: VERSION is TensorFlow 1.15's.")
+    version.__dict__.update({k: v for k, v in vars(v1.version).items() if not k.startswith("_")})
+    version.__dict__["VERSION"] = TF1_VERSION
+    namespace.__dict__.update(__version__=TF1_VERSION, VERSION=TF1_VERSION, version=version)
 
 
 def accept_numpy_bools() -> Callable[[], None]:

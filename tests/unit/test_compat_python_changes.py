@@ -1,0 +1,301 @@
+"""Python's behaviour changes under unchanged names, for the script's own code: PEP 479 generators,
+``async``/``await`` as names, mixed tabs and spaces in Python 2 blocks, and Python 2 text where
+TensorFlow hands over strings. Each is compiled through the runner's rewrite (``compile_legacy``)
+and run in process; values are checked against what Python 2 / Python 3.6 gave (pure Python)."""
+from __future__ import annotations
+
+import ast
+import collections
+import textwrap
+from typing import Any
+
+import numpy as np
+import pytest
+from tensorflow.core.example import example_pb2
+
+from compat.numpy1 import bytes_helpers
+from compat.py2 import tabs, text
+from compat.runner import rewrite
+from compat.stdlib import keywords
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def run_legacy(source: str, python2: bool | None = False, **globals_: Any) -> dict[str, Any]:
+    """Compile ``source`` as the runner does for one of the script's modules and run it; its globals."""
+    code, result = rewrite.compile_legacy(textwrap.dedent(source).lstrip("\n"), "legacy_module.py",
+                                          python2=python2)
+    helpers = rewrite.LegacyHelpers(lambda: None, bytes_helpers)  # type: ignore[arg-type,return-value]
+    namespace: dict[str, Any] = {"__name__": "legacy_module", **globals_}
+    namespace.update(rewrite.injected_globals(result, helpers))
+    exec(code, namespace)
+    return namespace
+
+
+def changes(source: str, python2: bool | None = None) -> list[tuple[int, str]]:
+    """(line, construct) of what ``compat check`` reports for ``source`` as one of the script's modules."""
+    tree, translation = rewrite.parse_legacy(textwrap.dedent(source).lstrip("\n"), "m.py", python2)
+    result = rewrite.transform(tree, python2=translation is not None)
+    return [(c.line, c.construct) for c in result.changes]
+
+
+# --------------------------------------------------------------------------
+# PEP 479: StopIteration inside a generator ends it, as before Python 3.7
+# --------------------------------------------------------------------------
+
+GENERATORS = '''
+def raising(items):
+    for item in items:
+        if item is None:
+            raise StopIteration
+        yield item
+
+def escaping(it):
+    while True:
+        yield next(it) * 10
+
+def with_value():
+    yield 1
+    raise StopIteration("done")
+
+def delegating():
+    result = yield from with_value()
+    yield result
+
+def caught(it):
+    while True:
+        try:
+            value = next(it)
+        except StopIteration:
+            yield "end"
+            return
+        yield value
+
+def echo():
+    received = []
+    while True:
+        value = yield len(received)
+        if value is None:
+            raise StopIteration
+        received.append(value)
+'''
+
+
+def test_stopiteration_ends_the_generator_as_before_37() -> None:
+    names = run_legacy(GENERATORS)
+    assert list(names["raising"]([1, 2, None, 3])) == [1, 2]  # the elements before the StopIteration
+    assert list(names["escaping"](iter([1, 2, 3]))) == [10, 20, 30]  # next() escaping ends it
+    assert list(names["delegating"]()) == [1, "done"]  # StopIteration("done") was `return "done"`
+    assert list(names["caught"](iter([5]))) == [5, "end"]  # a generator that catches it is unchanged
+    echo = names["echo"]()
+    assert [next(echo), echo.send("a"), echo.send("b")] == [0, 1, 2]  # send() passes through
+    with pytest.raises(StopIteration):
+        echo.send(None)
+    with pytest.raises(ValueError, match="thrown"):  # throw() reaches the generator
+        names["raising"]([1, 2]).throw(ValueError("thrown"))
+
+
+def test_other_errors_and_opted_in_modules_keep_pep479() -> None:
+    names = run_legacy('''
+        def failing():
+            yield 1
+            raise RuntimeError("own error")
+    ''')
+    with pytest.raises(RuntimeError, match="own error"):
+        list(names["failing"]())
+    opted = run_legacy('''
+        from __future__ import generator_stop
+        def raising():
+            yield 1
+            raise StopIteration
+    ''')
+    with pytest.raises(RuntimeError, match="generator raised StopIteration"):
+        list(opted["raising"]())
+
+
+def test_contextmanager_generators_are_left_alone() -> None:
+    names = run_legacy('''
+        import contextlib
+        @contextlib.contextmanager
+        def managed(log):
+            log.append("in")
+            yield
+            log.append("out")
+    ''')
+    log: list[str] = []
+    with pytest.raises(StopIteration), names["managed"](log):  # not swallowed, as in Python 3.6
+        raise StopIteration
+    assert log == ["in"]
+
+
+def test_check_reports_the_generators_that_rely_on_it() -> None:
+    found = changes(GENERATORS)
+    assert (4, "raise StopIteration in generator raising()") in found
+    assert (9, "next(it) in generator escaping()") in found
+    assert (13, "raise StopIteration('done') in generator with_value()") in found
+    assert not [c for c in found if "caught()" in c[1] or "delegating()" in c[1]]
+    # A Python 2 generator's it.next() (pointer-generator's batcher) is reported as written.
+    assert (3, "it.next() in generator text_generator()") in changes('''
+        def text_generator(it):
+            while True:
+                e = it.next()
+                yield e
+    ''', python2=True)
+
+
+# --------------------------------------------------------------------------
+# async / await as names (reserved in Python 3.7)
+# --------------------------------------------------------------------------
+
+def test_async_as_a_name_is_renamed_consistently() -> None:
+    names = run_legacy('''
+        class Loader(object):
+            def __init__(self, async=False):
+                self.async = async
+            def load(self, path, async=None):
+                return (path, self.async if async is None else async)
+
+        def library_call(**kwargs):
+            return sorted(kwargs.items())
+
+        await = 3
+        got = Loader(async=True).load("a"), Loader().load("b", async=True), Loader().load("c")
+        passed = library_call(async=True, other=1)
+        flag = lambda async=1: async + await
+        total = flag()
+        async def modern():
+            return await helper()
+        async def helper():
+            return 7
+    ''')
+    assert names["got"] == (("a", True), ("b", True), ("c", False))
+    assert names["passed"] == [("async", True), ("other", 1)]  # a library gets the name the old code passed
+    assert names["total"] == 4
+    coroutine = names["modern"]()
+    with pytest.raises(StopIteration) as stop:
+        coroutine.send(None)
+    assert stop.value.value == 7  # the keywords of Python 3.5 code stay keywords
+
+
+def test_async_keyword_reaches_a_signature_we_cannot_read() -> None:
+    assert keywords.call_renamed(dict, **{keywords.KEYWORD_MARKERS["async"]: 1}) == {"async": 1}
+
+
+def test_check_reports_async_names() -> None:
+    found = changes('''
+        def fetch(x, async=False):
+            return x.cuda(async=async)
+    ''')
+    assert found == [(1, "async used as a name"), (2, "async used as a keyword argument"),
+                     (2, "async used as a name")]
+    assert changes("async def f():\n    await g()\n") == []  # valid Python 3: untouched
+
+
+# --------------------------------------------------------------------------
+# Mixed tabs and spaces in a Python 2 block
+# --------------------------------------------------------------------------
+
+MIXED = ("def f(a):\n"
+         "    total = 0\n"
+         "    if a:\n"
+         "\ttotal += 1\n"          # a tab: column 8, as Python 2 read it
+         "        total += 10\n"   # 8 spaces: the same block
+         "    doc = '''x\n"
+         "\tkept'''\n"              # inside a string: text, not indentation
+         "    return total, doc\n")
+
+
+def test_mixed_tabs_read_as_python2() -> None:
+    with pytest.raises(TabError) as refused:
+        compile(MIXED, "m.py", "exec")
+    assert refused.value.lineno == 4
+    assert tabs.inconsistent_lines(MIXED) == [4, 5]  # the tab line and the line after it
+    assert tabs.inconsistent_lines("if x:\n\ty = 1\n\tz = 2\n") == []  # tabs only: Python 3 accepts it
+    code, result = rewrite.compile_legacy(MIXED, "m.py")
+    assert result.python2  # code Python 3 never accepted is Python 2 code
+    names: dict[str, Any] = {}
+    exec(code, names)
+    assert names["f"](True) == (11, "x\n\tkept")
+    assert names["f"](False) == (0, "x\n\tkept")
+    assert (4, "tabs and spaces mixed in indentation (2 lines)") in changes(MIXED)
+
+
+# --------------------------------------------------------------------------
+# Python 2 text from tf.train.Example and sess.run
+# --------------------------------------------------------------------------
+
+EXAMPLE_READER = '''
+def read(serialized, vocab):
+    e = example_pb2.Example.FromString(serialized)
+    article = e.features.feature['article'].bytes_list.value[0]
+    words = article.split(' ')
+    ids = [vocab.get(w, 0) for w in words]
+    tags = [t for t in e.features.feature['tags'].bytes_list.value]
+    image = e.features.feature['image'].bytes_list.value[0]
+    return words, ids, '<s> ' + article, tags, image
+
+def write(text):
+    e = example_pb2.Example()
+    e.features.feature['article'].bytes_list.value.append(text)
+    e.features.feature['article'].bytes_list.value.extend([text])
+    return e.features.feature['article'].bytes_list.value[:]
+'''
+
+
+def _serialized() -> bytes:
+    example = example_pb2.Example()
+    feature = example.features.feature
+    feature["article"].bytes_list.value.append("the café is open".encode())
+    feature["tags"].bytes_list.value.extend([b"a", b"b"])
+    feature["image"].bytes_list.value.append(b"\xff\xd8\xff\xe0 jpeg")
+    return example.SerializeToString()
+
+
+def test_example_text_is_python2_str_in_python2_modules() -> None:
+    names = run_legacy(EXAMPLE_READER, python2=True, example_pb2=example_pb2)
+    words, ids, joined, tags, image = names["read"](_serialized(), {"the": 1, "café": 2, "open": 3})
+    assert words == ["the", "café", "is", "open"]  # as Python 2's str.split gave (text, not bytes)
+    assert ids == [1, 2, 0, 3]
+    assert joined == "<s> the café is open"
+    assert tags == ["a", "b"]
+    assert image == b"\xff\xd8\xff\xe0 jpeg"  # not UTF-8: stays bytes, never mojibake
+    assert names["write"]("héllo") == ["héllo", "héllo"]  # str written as UTF-8 and read back as text
+    py3 = run_legacy(EXAMPLE_READER.replace("article.split(' ')", "article.split(b' ')")
+                     .replace("'<s> '", "b'<s> '"), python2=False, example_pb2=example_pb2)
+    assert py3["read"](_serialized(), {})[0][1] == "café".encode()  # Python 3 modules keep bytes
+
+
+def test_run_results_become_text() -> None:
+    pair = collections.namedtuple("pair", "name score")
+    fetched = [b"word", np.array([b"a", "é".encode(), b"\xff"], dtype=object), np.float32(1.5),
+               pair(b"n", 2), {"k": b"v", "n": np.arange(3)}, (b"x",)]
+    result = text.run_result(fetched)
+    assert result[0] == "word"
+    assert result[1].dtype == object and list(result[1]) == ["a", "é", b"\xff"]
+    assert result[2] == np.float32(1.5)
+    assert result[3] == pair("n", 2) and type(result[3]) is pair
+    assert result[4]["k"] == "v" and result[4]["n"] is fetched[4]["n"]  # type: ignore[index]
+    assert result[5] == ("x",)
+    numbers = [np.arange(4), 3.0]
+    assert text.run_result(numbers) is numbers  # nothing to convert: the same object
+    assert text.text_args(lambda a, b: (a, b))(b"name", np.array([b"q"], dtype=object))[0] == "name"
+
+
+def test_check_reports_example_and_run_text() -> None:
+    found = changes('''
+        import tensorflow as tf
+        def main(sess, ex, t):
+            print sess.run(t)
+            w = ex.features.feature['w'].bytes_list.value[0]
+            tf.app.run()
+    ''')
+    assert (3, "sess.run(t)") in found
+    assert (4, "ex.features.feature['w'].bytes_list.value[0]") in found
+    assert not [c for c in found if "app.run" in c[1]]
+
+
+def test_reports_do_not_change_python3_modules() -> None:
+    found = changes("def f(sess, t, e):\n    return sess.run(t), e.features.feature['w'].bytes_list.value[0]\n")
+    assert found == []
+    tree = ast.parse("x = 1\n")
+    assert rewrite.transform(tree).changes == []
