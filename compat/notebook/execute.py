@@ -10,13 +10,22 @@ cell's text output is echoed as it finishes, so a run reads like a script's.
 Exit status: 0 when every cell ran; 1 when a cell raised (the message names the
 cell, its ``In [n]`` and the error; the traceback shows the cell's own line) or
 ran longer than ``--timeout`` seconds, or the kernel died; 2 for bad usage.
+
+Where the copy goes is checked before the first cell runs (an existing folder
+that can be written, not a folder itself, not the notebook), so a long run never
+ends with its outputs lost to a bad ``--output``. The copy is written to a
+temporary file of this process's own (created new, so never a file of the
+user's, such as their own ``X.compat.ipynb.partial``) and renamed over the
+target when complete; the temporary file is removed if that fails.
 """
 from __future__ import annotations
 
 import copy
+import math
 import os
 import re
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +33,7 @@ from typing import Any
 from compat.rules import EXIT_FAILURE, EXIT_USAGE
 from compat.runner import hints
 
-__all__ = ["CellFailure", "default_output", "run_notebook"]
+__all__ = ["CellFailure", "default_output", "output_problem", "run_notebook", "timeout_problem"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 #: How long the kernel may take to start and answer (TensorFlow is imported by then), in seconds.
@@ -112,11 +121,45 @@ def _failure(notebook: Any) -> CellFailure | None:
     return None
 
 
+def _temporary_file(output: Path) -> Path:
+    """A new, empty file next to ``output`` (created exclusively: never an existing file)."""
+    handle, name = tempfile.mkstemp(prefix=f".{output.name}.", suffix=f".{os.getpid()}.partial",
+                                    dir=output.parent)
+    os.close(handle)
+    return Path(name)
+
+
+def output_problem(output: Path, source: Path) -> str | None:
+    """Why the executed copy cannot be written to ``output``, or None: it is the
+    notebook itself, or a folder, or its folder is missing or cannot be written
+    (tried by creating and removing a temporary file there)."""
+    if output.resolve() == source.resolve():
+        return (f"--output {output} is the notebook itself; the original is never modified: "
+                "name another file")
+    if output.is_dir():
+        return f"--output {output} is a folder: name a file, e.g. {output / default_output(source).name}"
+    folder = output.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        return f"--output {output}: its folder {folder} {what}; create it first"
+    try:
+        _temporary_file(output).unlink()
+    except OSError as exc:
+        return f"--output {output}: cannot write in {folder}: {exc.strerror or exc}"
+    return None
+
+
 def _write(notebook: Any, output: Path) -> None:
+    """Write ``notebook`` to ``output`` through a temporary file of its own, renamed when complete."""
     import nbformat
-    partial = output.with_name(output.name + ".partial")
-    nbformat.write(notebook, str(partial))
-    os.replace(partial, output)
+    partial = _temporary_file(output)
+    try:
+        with open(partial, "w", encoding="utf-8") as stream:
+            nbformat.write(notebook, stream)
+        os.replace(partial, output)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def _hint(failure: CellFailure) -> str:
@@ -151,7 +194,9 @@ def execute_notebook(notebook: Any, folder: Path, timeout: float | None = None) 
         started[0] = cell_index + 1
 
     notebook.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": DISPLAY_NAME, "language": "python"}
-    client = NotebookClient(notebook, timeout=timeout, startup_timeout=STARTUP_TIMEOUT_S,
+    # nbclient takes whole seconds (an Integer trait): a fraction is rounded up, never cut to 0 (no limit)
+    client = NotebookClient(notebook, timeout=None if timeout is None else math.ceil(timeout),
+                            startup_timeout=STARTUP_TIMEOUT_S,
                             kernel_name=KERNEL_NAME, kernel_manager_class=_kernel_manager_class(),
                             resources={"metadata": {"path": str(folder)}}, allow_errors=False,
                             record_timing=False, on_cell_executed=echo_outputs, on_cell_start=note_start,
@@ -177,8 +222,9 @@ def run_notebook(path: str, output: str | None = None, timeout: float | None = N
         _error(f"cannot run {path}: no such file")
         return EXIT_USAGE
     target = Path(output) if output is not None else default_output(source)
-    if target.resolve() == source.resolve():
-        _error(f"--output {output} is the notebook itself; the original is never modified: name another file")
+    problem = output_problem(target, source) or timeout_problem(timeout)
+    if problem is not None:
+        _error(f"cannot run {path}: {problem}")
         return EXIT_USAGE
     import nbformat
     try:
@@ -200,6 +246,17 @@ def run_notebook(path: str, output: str | None = None, timeout: float | None = N
         print("\n".join(failure.traceback), file=sys.stderr)  # "Cell In[n], line k": the cell's own line
         _error(f"{path}: {failure.describe()} raised {failure.ename}: {failure.evalue}{_hint(failure)}")
         status = EXIT_FAILURE
-    _write(notebook, target)
+    try:
+        _write(notebook, target)
+    except OSError as exc:  # the folder changed while the cells ran
+        _error(f"{path}: cannot write the executed notebook to {target}: {exc.strerror or exc}")
+        return EXIT_FAILURE
     print(f"compat: wrote the executed notebook to {target}", file=sys.stderr)
     return status
+
+
+def timeout_problem(timeout: float | None) -> str | None:
+    """Why ``timeout`` is no cell time limit (it must be None or seconds > 0, finite), or None."""
+    if timeout is None or (math.isfinite(timeout) and timeout > 0):
+        return None
+    return f"--timeout {timeout}: give a finite number of seconds > 0"
