@@ -52,10 +52,11 @@ class Server:
 
 
 def start_server(*args: str) -> Server:
-    """``serve <args>`` in a new process, its output read line by line."""
+    """``serve <args>`` in a new process, its output read line by line (stderr too, so
+    that a server's ``error:`` line shows in :meth:`Server.wait_ready`'s message)."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
     process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                env=env)
     server = Server(process)
 
@@ -88,12 +89,18 @@ def start_cluster(port: int, workers: int, work_dir: str | None = None) -> Clust
     """A dispatcher on ``port`` (journal in ``work_dir`` if given) with one worker in
     its process (``serve local --workers 1``) and ``workers`` more in processes of
     their own, all ready: three servers for two TensorFlow imports. Workers beat
-    every 0.5 s and the dispatcher drops one after 2 s of silence."""
+    every 0.5 s and the dispatcher drops one after 2 s of silence.
+
+    The workers start with the dispatcher and wait for it as long as it may take to
+    start (``--connect-timeout`` START_TIMEOUT): with the default 30 s a worker
+    exited 2 on a loaded machine, where the dispatcher's TensorFlow import alone
+    took longer than that."""
     extra = ["--work-dir", work_dir] if work_dir else []
     dispatcher = start_server("local", "--workers", "1", "--port", str(port),
                               "--worker-timeout", "2", "--heartbeat", "0.5", *extra)
     started = [start_server("worker", "--dispatcher", f"localhost:{port}",
-                            "--worker-address", "localhost", "--heartbeat", "0.5")
+                            "--worker-address", "localhost", "--heartbeat", "0.5",
+                            "--connect-timeout", str(START_TIMEOUT))
                for _ in range(workers)]
     cluster = Cluster(f"grpc://localhost:{port}", dispatcher, started)
     try:

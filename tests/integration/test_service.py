@@ -2,10 +2,20 @@
 folder) with one worker in its process and one worker in another, both started by
 ``serve`` commands. One distributed epoch holds exactly the data set for every
 dataset-backed pipeline; a killed worker does not stop the consumer; pipelines that
-cannot be served, and a dispatcher nobody runs, are refused by name."""
+cannot be served, and a dispatcher nobody runs, are refused by name. A worker
+pointed at what is not a dispatcher (an HTTP/1.1 server, an HTTP/2 server
+answering 404, raw bytes, silence) exits 2 with one line naming the address, and
+Ctrl-C ends its wait.
+
+The workers wait for the dispatcher as long as it takes to start
+(loopback_service.py): with the default 30 s they exited 2 on a loaded machine."""
 from __future__ import annotations
 
 import collections
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -13,10 +23,11 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from epoch_keys import ARRAYS, EPOCHS, epoch_keys
+from helpers.fake_servers import not_a_dispatcher
 from loopback_service import Cluster, start_cluster
 
 import tf1_pipelines as tp
-from tf1_pipelines.cli.service_cli import free_port
+from tf1_pipelines.cli.service_cli import free_port, parse_version
 from tf1_pipelines.errors import ConfigError, PipelineStalled
 
 pytestmark = pytest.mark.timeout(240)
@@ -114,3 +125,61 @@ def test_serve_commands_parse() -> None:
     assert (args.serve_kind, args.dispatcher, args.port) == ("worker", "cpu:5050", 0)
     args = _parser().parse_args(["serve", "local", "--workers", "3"])
     assert (args.serve_kind, args.workers, args.work_dir) == ("local", 3, None)
+
+
+# ------------------------------------------- a worker pointed at what is not a dispatcher
+def serve_worker(address: str, *options: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``serve worker --dispatcher address`` to its end (bounded)."""
+    return subprocess.run([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve", "worker",
+                           "--dispatcher", address, *options], capture_output=True, text=True,
+                          timeout=timeout, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind, why", [
+    ("http1", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNAVAILABLE"),
+    ("http2_404", "is not a tf.data dispatcher: it answers the dispatcher's version call with "
+                  "UNIMPLEMENTED (Received http2 header with status: 404)"),
+    ("garbage", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNAVAILABLE"),
+    ("silent", "accepts connections but gives no answer as a tf.data dispatcher within 2 s"),
+])
+def test_a_worker_names_what_is_not_a_dispatcher_and_exits_2(kind: str, why: str) -> None:
+    with not_a_dispatcher(kind) as address:
+        start = time.monotonic()
+        result = serve_worker(address, "--connect-timeout", "2")
+        took = time.monotonic() - start
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert errors == [line for line in result.stderr.splitlines() if line.strip()], result.stderr
+    assert len(errors) == 1 and f"error: {address} {why}" in errors[0], result.stderr
+    assert "Traceback" not in result.stderr and "ready" not in result.stdout
+    # Said at once (no TensorFlow import, no retry), except the silent one, after its 2 s.
+    assert took < (40 if kind == "silent" else 30)
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_ends_a_worker_waiting_on_a_silent_server() -> None:
+    with not_a_dispatcher("silent") as address:
+        process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve",
+                                    "worker", "--dispatcher", address, "--connect-timeout", "600"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(4)  # in the version call by now (the CLI starts in well under a second)
+            sent = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            _, err = process.communicate(timeout=60)
+            took = time.monotonic() - sent
+        finally:
+            process.kill()
+            process.wait(15)
+    assert process.returncode == 130, err
+    assert err.strip() == "error: interrupted (SIGINT) while starting `serve worker`"
+    assert took < 20, f"Ctrl-C took {took:.1f} s"
+
+
+@pytest.mark.parametrize("reply, version", [
+    (b"\x08\x09", 9), (b"\x08\xac\x02", 300), (b"", 0), (b"\x10\x09", 0), (b"\x08\xff", 0),
+    (b"<html>", 0)])
+def test_the_version_reply_is_read_as_protobuf(reply: bytes, version: int) -> None:
+    # 300 = 0b10_0101100: varint bytes 0xac 0x02 (protobuf's encoding guide example).
+    assert parse_version(reply) == version

@@ -16,11 +16,15 @@ the servers and the command returns 0.
 
 Ports must be 0..65535 (0: any free one) and ``--workers`` at least 1 (the
 parser refuses others, exit 2). A worker first waits at most
-``--connect-timeout`` seconds (default 30) for its dispatcher to accept a
-connection, in a loop Ctrl-C ends at any time: TensorFlow's ``WorkerServer``
-would otherwise retry its registration forever inside a C++ call that ignores
-Ctrl-C. When no dispatcher answers, it prints ``error: no dispatcher answers at
-HOST:PORT ...`` and exits with status 2; Ctrl-C there exits with 130.
+``--connect-timeout`` seconds (default 30) for its dispatcher: a TCP connection,
+then the dispatcher's own version call (gRPC ``GetVersion`` of
+``tensorflow.data.DispatcherService``) answered with a version. TensorFlow's
+``WorkerServer`` would otherwise retry its registration forever inside a C++
+call that holds the interpreter, so Ctrl-C could not end it. Whatever the wait
+finds (nothing listening, something that is not a dispatcher such as an HTTP
+server, no answer in time) ends in one line ``error: ... HOST:PORT ...`` and
+exit status 2. Ctrl-C before the servers are ready exits with 130; during
+TensorFlow's own start call it ends the process at once (default SIGINT action).
 """
 from __future__ import annotations
 
@@ -39,6 +43,15 @@ CONNECT_TIMEOUT = 30.0  # seconds a worker waits for its dispatcher to accept a 
 _PROBE_INTERVAL = 0.2
 EXIT_BAD_INPUT = 2
 EXIT_SIGINT = 130
+#: The dispatcher's gRPC method a worker calls first (TensorFlow's dispatcher.proto,
+#: service ``tensorflow.data.DispatcherService``); its reply carries the data service
+#: version as field 1 (a varint), and a request with no fields is empty bytes.
+VERSION_METHOD = "/tensorflow.data.DispatcherService/GetVersion"
+_POLL = 0.1  # seconds between looks at a pending call, so that Ctrl-C is seen at once
+
+
+class NotServing(Exception):
+    """A server could not start: the message names the address and why (one line)."""
 
 
 def port_number(text: str) -> int:
@@ -174,22 +187,78 @@ def _strip_protocol(address: str) -> str:
     return address.split("://", 1)[1] if "://" in address else address
 
 
-def wait_for_dispatcher(address: str, timeout: float = CONNECT_TIMEOUT) -> bool:
-    """True as soon as ``address`` (``[grpc://]HOST:PORT``) accepts a TCP connection,
-    False when ``timeout`` seconds pass first. Polls in Python, so Ctrl-C
-    (KeyboardInterrupt) ends the wait at once."""
+def _host_port(address: str) -> tuple[str, int]:
     host, _, port = _strip_protocol(address).rpartition(":")
+    return host, int(port)
+
+
+def _accepts(host: str, port: int, timeout: float) -> bool:
+    """Whether ``host:port`` accepts a TCP connection within ``timeout`` seconds."""
+    try:
+        with socket.create_connection((host, port), timeout=max(0.05, min(timeout, 2.0))):
+            return True
+    except OSError:
+        return False
+
+
+def wait_for_dispatcher(address: str, timeout: float = CONNECT_TIMEOUT) -> str | None:
+    """None as soon as a tf.data dispatcher at ``address`` (``[grpc://]HOST:PORT``)
+    answers its version call; else, one line saying why not: nothing accepted a
+    connection within ``timeout`` seconds, or what listens there is not a
+    dispatcher (said at once), or it gave no answer in time. Polls in Python, so
+    Ctrl-C (KeyboardInterrupt) ends the wait at once."""
+    host, port = _host_port(address)
     deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        try:
-            with socket.create_connection((host, int(port)), timeout=max(0.05, min(left, 2.0))):
-                return True
-        except OSError:
-            pass
+    while not _accepts(host, port, deadline - time.monotonic()):
         if time.monotonic() + _PROBE_INTERVAL >= deadline:
-            return False
+            return (f"no dispatcher answers at {host}:{port} within {timeout:g} s (is `serve "
+                    "dispatcher` running there, on that port?); --connect-timeout waits longer")
         time.sleep(_PROBE_INTERVAL)
+    return dispatcher_problem(f"{host}:{port}", deadline - time.monotonic(), timeout)
+
+
+def dispatcher_problem(target: str, left: float, timeout: float) -> str | None:
+    """None if ``target`` (``host:port``, accepting connections) answers the dispatcher's
+    version call within ``left`` seconds with a version > 0; else why not, in one line."""
+    import grpc  # TensorFlow's own dependency; imported here, as it starts gRPC's threads
+    channel = grpc.insecure_channel(target)
+    future = channel.unary_unary(VERSION_METHOD).future(b"", timeout=max(0.05, left))
+    try:
+        while not future.done():
+            time.sleep(_POLL)  # a Python wait: KeyboardInterrupt lands here
+        error = future.exception()
+        if error is None:
+            if parse_version(future.result()) > 0:
+                return None
+            return (f"{target} is not a tf.data dispatcher: its reply to the version call "
+                    "holds no version")
+        code = error.code()
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return (f"{target} accepts connections but gives no answer as a tf.data dispatcher "
+                    f"within {timeout:g} s (is that port a dispatcher's?); --connect-timeout "
+                    "waits longer")
+        details = " ".join(str(error.details() or "").split())
+        return (f"{target} is not a tf.data dispatcher: it answers the dispatcher's version "
+                f"call with {code.name} ({details}); give the port of `serve dispatcher`")
+    except KeyboardInterrupt:
+        future.cancel()
+        raise
+    finally:
+        channel.close()
+
+
+def parse_version(reply: bytes) -> int:
+    """The version in a ``GetVersionResponse`` (field 1, a varint); 0 when ``reply``
+    is not such a message (the protobuf default, which no dispatcher sends)."""
+    if not reply or reply[0] != 0x08:  # field 1, wire type 0 (varint)
+        return 0
+    value, shift = 0, 0
+    for byte in reply[1:11]:
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value
+    return 0
 
 
 def wait_for_signal(stop: threading.Event | None = None) -> str:
@@ -213,42 +282,68 @@ def wait_for_signal(stop: threading.Event | None = None) -> str:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Start the servers ``args`` ask for, print where they listen, wait for a
-    signal, stop them. Returns the exit status (0)."""
+    signal, stop them. Returns the exit status: 0 after SIGINT/SIGTERM once ready,
+    2 when a server cannot start (one ``error:`` line), 130 for Ctrl-C before."""
     servers: list[Any] = []
-    if args.serve_kind == "worker":
-        try:
-            reached = wait_for_dispatcher(args.dispatcher, args.connect_timeout)
-        except KeyboardInterrupt:
-            print("error: interrupted (SIGINT) while waiting for the dispatcher "
-                  f"{args.dispatcher}", file=sys.stderr, flush=True)
-            return EXIT_SIGINT
-        if not reached:
-            print(f"error: no dispatcher answers at {args.dispatcher} within "
-                  f"{args.connect_timeout:g} s (is `serve dispatcher` running there, on that "
-                  "port?); --connect-timeout waits longer", file=sys.stderr, flush=True)
-            return EXIT_BAD_INPUT
     try:
-        if args.serve_kind in ("dispatcher", "local"):
-            work_dir = args.work_dir
-            dispatcher = start_dispatcher(args.port, work_dir, args.worker_timeout)
-            servers.append(dispatcher)
-            _say(f"dispatcher {dispatcher.target}"
-                 + (f" (fault-tolerant, journal in {work_dir})" if work_dir else ""))
         if args.serve_kind == "worker":
-            servers.append(start_worker(args.dispatcher, args.port, args.worker_address,
-                                        args.heartbeat))
-            _say(f"worker {servers[-1]._address} -> dispatcher {args.dispatcher}")
-        if args.serve_kind == "local":
-            for _ in range(args.workers):
-                worker = start_worker(servers[0].target, 0, "localhost", args.heartbeat)
-                servers.append(worker)
-                _say(f"worker {worker._address} -> dispatcher {servers[0].target}")
+            problem = wait_for_dispatcher(args.dispatcher, args.connect_timeout)
+            if problem is not None:
+                raise NotServing(problem)
+        _start_servers(args, servers)
         _say("ready; stop with Ctrl-C (SIGINT) or SIGTERM")
         why = wait_for_signal()
         _say(f"{why}: stopping")
+    except NotServing as error:
+        print(f"error: {error}", file=sys.stderr, flush=True)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"error: interrupted (SIGINT) while starting `serve {args.serve_kind}`",
+              file=sys.stderr, flush=True)
+        return EXIT_SIGINT
     finally:
         stop_servers(servers)
     return 0
+
+
+def _start_servers(args: argparse.Namespace, servers: list[Any]) -> None:
+    """Start what ``args`` ask for, appending each server to ``servers`` as it starts."""
+    if args.serve_kind in ("dispatcher", "local"):
+        work_dir = args.work_dir
+        dispatcher = _started(f"the dispatcher on port {args.port}", start_dispatcher,
+                              args.port, work_dir, args.worker_timeout)
+        servers.append(dispatcher)
+        _say(f"dispatcher {dispatcher.target}"
+             + (f" (fault-tolerant, journal in {work_dir})" if work_dir else ""))
+    if args.serve_kind == "worker":
+        servers.append(_started(f"a worker of the dispatcher at {args.dispatcher}",
+                                start_worker, args.dispatcher, args.port,
+                                args.worker_address, args.heartbeat))
+        _say(f"worker {servers[-1]._address} -> dispatcher {args.dispatcher}")
+    if args.serve_kind == "local":
+        for _ in range(args.workers):
+            worker = _started(f"a worker of the dispatcher at {servers[0].target}",
+                              start_worker, servers[0].target, 0, "localhost", args.heartbeat)
+            servers.append(worker)
+            _say(f"worker {worker._address} -> dispatcher {servers[0].target}")
+
+
+def _started(what: str, start: Any, *args: Any) -> Any:
+    """``start(*args)``: TensorFlow's server start, a C++ call that holds the interpreter
+    (a Python SIGINT handler would only run after it), so Ctrl-C takes its default
+    action meanwhile and ends the process at once. Its errors (a port taken, a
+    dispatcher refusing the worker) become NotServing naming ``what``."""
+    import tensorflow as tf  # imported before the default action is set: Ctrl-C here is a KeyboardInterrupt
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL) if main else None
+    try:
+        return start(*args)
+    except (OSError, RuntimeError, ValueError, NotImplementedError, tf.errors.OpError) as error:
+        message = " ".join(str(error).split()) or type(error).__name__
+        raise NotServing(f"cannot start {what}: {message}") from None
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def stop_servers(servers: list[Any], timeout: float = STOP_TIMEOUT) -> bool:
