@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError
@@ -40,7 +41,7 @@ PROB_SUM_TOLERANCE = 1e-6
 SMOOTHING_COUNT = 10
 
 
-def acceptance_probabilities(init_probs: Sequence[float], target_probs: Sequence[float]) -> np.ndarray:
+def acceptance_probabilities(init_probs: npt.ArrayLike, target_probs: npt.ArrayLike) -> np.ndarray:
     """The per-class acceptance probabilities of :func:`stratified_sample` (NumPy, float64).
 
     ``a_i = (t_i / p_i) / max_j (t_j / p_j)``, with ``t_i / p_i`` taken as 0 where it is
