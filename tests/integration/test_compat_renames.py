@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tensorflow as tf
 from helpers.scripts import compat_run, write
 
 from compat.checker import check
 from compat.tf1 import namespace as tf1
 from compat.tf1 import renames, tf0_ops
 
-tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
 TIMEOUT = 150
 

@@ -273,14 +273,14 @@ def test_contrib_slim_layers_framework_training(tmp_path: Path) -> None:
 
 def photograph_crops() -> list[np.ndarray]:
     """Three 12x16 RGB crops of scikit-image's astronaut photograph."""
-    skimage_data = pytest.importorskip("skimage.data")
+    from skimage import data as skimage_data
     photo = skimage_data.astronaut()
     return [np.ascontiguousarray(photo[y:y + 12, x:x + 16]) for y, x in [(100, 200), (180, 220), (300, 40)]]
 
 
 def write_image_records(path: Path, images: list[np.ndarray], labels: list[int]) -> None:
+    import tensorflow as tf
     from PIL import Image
-    tf = pytest.importorskip("tensorflow")
     with tf.io.TFRecordWriter(str(path)) as writer:
         for image, label in zip(images, labels):
             buffer = io.BytesIO()
@@ -349,9 +349,9 @@ def test_dataset_decoder_and_data_provider_read_what_was_written(tmp_path: Path)
 # --------------------------------------------------------------------------
 
 def test_bridge_supplies_tf_slim_gaps_only_while_installed(tmp_path: Path) -> None:
-    tf = pytest.importorskip("tensorflow")
+    import tensorflow as tf
+    import tf_keras
     from tensorflow.python.ops import cond, control_flow_ops
-    tf_keras = pytest.importorskip("tf_keras")
     assert not hasattr(control_flow_ops, "cond"), "TensorFlow moved it; the bridge supplies it"
     meta_path = list(sys.meta_path)
     with runner.install(tmp_path):
@@ -388,7 +388,6 @@ def test_contrib_facades_without_the_runner() -> None:
 
 
 def test_classify_served_contrib_names() -> None:
-    pytest.importorskip("tf_slim")
     bridged = [["contrib", "slim"], ["contrib", "slim", "conv2d"], ["contrib", "slim", "nets"],
                ["contrib", "layers", "batch_norm"], ["contrib", "layers", "xavier_initializer"],
                ["contrib", "framework", "arg_scope"], ["contrib", "framework", "get_or_create_global_step"],

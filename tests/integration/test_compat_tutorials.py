@@ -83,7 +83,7 @@ def test_uint8_unflattened_and_dense_labels(tmp_path: Path) -> None:
     np.testing.assert_array_equal(sets.train.images, data["train_images"][..., None])
     np.testing.assert_array_equal(sets.train.labels, data["train_labels"])
     assert sets.validation.num_examples == 0
-    tf = pytest.importorskip("tensorflow")
+    import tensorflow as tf
     assert mnist_tutorial.read_data_sets(tmp_path, dtype=tf.uint8, validation_size=2).test.images.dtype == np.uint8
 
 
@@ -178,7 +178,7 @@ def test_fake_data_and_one_hot_helper() -> None:
 # --------------------------------------------------------------------------
 
 def test_mnist_model_matches_numpy_and_trains() -> None:
-    tf = pytest.importorskip("tensorflow")
+    import tensorflow as tf
     v1 = tf.compat.v1
     assert (mnist_model.NUM_CLASSES, mnist_model.IMAGE_SIZE, mnist_model.IMAGE_PIXELS) == (10, 28, 784)
     rng = np.random.RandomState(0)
@@ -237,8 +237,8 @@ def test_ndimage_imread_is_misc_imread(tmp_path: Path) -> None:
 
 
 def test_install_serves_and_uninstall_removes(tmp_path: Path) -> None:
-    tf = pytest.importorskip("tensorflow")
     import scipy.ndimage
+    import tensorflow as tf
     assert not hasattr(scipy.ndimage, "imread")
     with runner.install(tmp_path):
         assert scipy.ndimage.imread is scipy_ndimage.imread
@@ -334,7 +334,7 @@ def test_missing_mnist_files_fail_with_the_file_names(tmp_path: Path) -> None:
 
 
 def test_dataset_seeds_numpy_like_the_original() -> None:
-    tf = pytest.importorskip("tensorflow")
+    import tensorflow as tf
     images, labels = np.zeros((2, 2, 2, 1), np.uint8), np.zeros(2)
     mnist_tutorial.DataSet(images, labels, seed=11)
     assert np.random.rand() == np.random.RandomState(11).rand()

@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-tf = pytest.importorskip("tensorflow")
+import tensorflow as tf
 
 from compat.contrib import learn  # noqa: E402
 from compat.runner import run as runner  # noqa: E402

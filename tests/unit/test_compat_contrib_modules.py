@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
-tf = pytest.importorskip("tensorflow")
 V1 = tf.compat.v1
 
 
@@ -247,7 +247,7 @@ def test_distributions_from_probability() -> None:
 
 def test_distributions_take_tf10_keywords_and_methods() -> None:
     distributions = _bridge("distributions")
-    tfd = pytest.importorskip("tensorflow_probability").distributions
+    from tensorflow_probability import distributions as tfd
 
     def build() -> Any:
         normal = distributions.Normal(mu=1.0, sigma=2.0)

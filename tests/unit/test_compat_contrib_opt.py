@@ -5,10 +5,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
-tf = pytest.importorskip("tensorflow")
-opt = pytest.importorskip("compat.contrib.opt")
-mixed_precision = pytest.importorskip("compat.contrib.mixed_precision")
+from compat.contrib import mixed_precision, opt
 
 V1 = tf.compat.v1
 W0 = np.array([1.0, -2.0], np.float32)

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
-tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
 
 from compat.contrib import cudnn_rnn, rnn  # noqa: E402

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
-tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
 
 from compat.contrib import legacy_seq2seq as ls  # noqa: E402

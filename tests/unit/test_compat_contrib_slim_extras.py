@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
-tf = pytest.importorskip("tensorflow")
-extras = pytest.importorskip("compat.contrib._slim_extras")
-fc = pytest.importorskip("compat.contrib._feature_columns")
+from compat.contrib import _feature_columns as fc
+from compat.contrib import _slim_extras as extras
 
 V1 = tf.compat.v1
 
@@ -280,7 +280,7 @@ SCORES = np.array([0.93, 0.83, 0.63, 0.35, 0.33, 0.22, 0.12, 0.05], np.float32)
 
 
 def test_threshold_metrics_against_numpy() -> None:
-    metrics = pytest.importorskip("compat.contrib.metrics")
+    from compat.contrib import metrics
     with tf.Graph().as_default():
         labels, scores = tf.constant(LABELS.astype(bool)), tf.constant(SCORES)
         f1, f1_update = metrics.f1_score(labels, scores, num_thresholds=11)
@@ -302,7 +302,7 @@ def test_threshold_metrics_against_numpy() -> None:
 
 
 def test_cohen_kappa_against_formula() -> None:
-    metrics = pytest.importorskip("compat.contrib.metrics")
+    from compat.contrib import metrics
     truth = np.array([0, 1, 2, 2, 1, 0, 2, 1])
     guess = np.array([0, 2, 2, 2, 1, 1, 0, 1])
     with tf.Graph().as_default():
@@ -317,7 +317,7 @@ def test_cohen_kappa_against_formula() -> None:
 
 
 def test_sparse_average_precision_at_top_k_by_hand() -> None:
-    metrics = pytest.importorskip("compat.contrib.metrics")
+    from compat.contrib import metrics
     with tf.Graph().as_default():
         top_k = tf.constant([[3, 1, 0]], tf.int64)  # ranked ids
         labels = tf.constant([[1, 0]], tf.int64)   # relevant: 1 and 0
@@ -331,9 +331,9 @@ def test_sparse_average_precision_at_top_k_by_hand() -> None:
 
 
 def test_distribution_helpers_against_numpy() -> None:
-    distributions = pytest.importorskip("compat.contrib.distributions")
-    pytest.importorskip("tensorflow_probability")
-    stats = pytest.importorskip("scipy.stats")
+    from scipy import stats
+
+    from compat.contrib import distributions
     x = np.array([0.5, -1.0, 2.0], np.float32)
     loc, scale = np.array([0.0, 1.0, -1.0], np.float32), np.array([1.0, 2.0, 0.5], np.float32)
     matrix = np.array([[2.0, 0.5], [0.5, 1.0]], np.float32)
@@ -356,8 +356,7 @@ def test_distribution_helpers_against_numpy() -> None:
 
 
 def test_eager_and_losses_additions() -> None:
-    eager = pytest.importorskip("compat.contrib.eager")
-    losses = pytest.importorskip("compat.contrib.losses")
+    from compat.contrib import eager, losses
     with tf.Graph().as_default():
         w = V1.get_variable("w", initializer=[1.0])
         optimizer = V1.train.AdamOptimizer(0.1)
@@ -376,7 +375,7 @@ def test_eager_and_losses_additions() -> None:
 
 
 def test_contrib_nn_ops_against_numpy() -> None:
-    nn = pytest.importorskip("compat.contrib._nn_extras")
+    from compat.contrib import _nn_extras as nn
     x = np.array([[0.5, -1.0, 2.0, 0.0]] * 50, np.float32)
     signal = np.array([[[1.0], [2.0], [3.0]]], np.float32)        # [batch 1, width 3, in 1]
     kernel = np.array([[[1.0]], [[10.0]]], np.float32)           # [width 2, out 1, in 1]
@@ -400,7 +399,7 @@ def test_contrib_nn_ops_against_numpy() -> None:
 
 
 def test_sampled_sparse_softmax_loss_by_hand() -> None:
-    nn = pytest.importorskip("compat.contrib._nn_extras")
+    from compat.contrib import _nn_extras as nn
     weights = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5]], np.float32)
     biases = np.array([0.1, -0.2, 0.0, 0.3], np.float32)
     inputs = np.array([[0.5, 2.0], [1.0, -1.0]], np.float32)
@@ -421,8 +420,7 @@ def test_sampled_sparse_softmax_loss_by_hand() -> None:
 
 
 def test_recall_at_precision_and_moving_mean_variance() -> None:
-    metrics = pytest.importorskip("compat.contrib.metrics")
-    distributions = pytest.importorskip("compat.contrib.distributions")
+    from compat.contrib import distributions, metrics
     values, decay = [2.0, 4.0, -1.0], 0.5
     with tf.Graph().as_default():
         rap, rap_update = metrics.recall_at_precision(tf.constant(LABELS.astype(bool)), tf.constant(SCORES), 0.7,

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-tf_keras = pytest.importorskip("tf_keras")
+import tf_keras
 
 from compat.keras2 import keras2_module, legacy_interfaces  # noqa: E402
 
@@ -150,7 +149,7 @@ def test_keras2_0_layer_modules_give_the_served_layers(path: str, names: tuple[s
 
 
 def test_tf_keras_itself_is_unchanged() -> None:
-    tf = pytest.importorskip("tensorflow")
+    import tensorflow as tf
     assert REAL.Dense is tf_keras.layers.Dense and not hasattr(tf_keras.backend, "set_image_dim_ordering")
     with pytest.raises(TypeError):
         REAL.Dense(output_dim=3)

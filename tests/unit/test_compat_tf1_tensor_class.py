@@ -1,11 +1,10 @@
 """``tf.Tensor`` of the TF1 namespace is the class of graph tensors, as every graph tensor's class was in TF 1.x."""
 from __future__ import annotations
 
-import pytest
+import tensorflow as tf
 
 from compat.tf1 import namespace
 
-tf = pytest.importorskip("tensorflow")
 V1 = tf.compat.v1
 
 
