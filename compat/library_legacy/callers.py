@@ -19,10 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["called_from_script", "remember_scope"]
+__all__ = ["called_from_script", "remember_scope", "run_option"]
 
 #: The scopes of the runs in progress (the runner runs one script per process; a list keeps undo simple).
 _SCOPES: list[Any] = []
+#: The options of the runs in progress (``allow_pickle``, ...), latest last.
+_OPTIONS: list[Any] = []
 
 #: Path parts that mark an installed package.
 _INSTALLED_PARTS = frozenset({"site-packages", "dist-packages"})
@@ -43,17 +45,25 @@ _LIBRARY_FOLDERS = _library_folders()
 
 
 def remember_scope(context: Any) -> Callable[[], None]:
-    """A surface's ``before_tensorflow`` hook: keep the run's scope for :func:`called_from_script`;
-    returns its undo."""
+    """A surface's ``before_tensorflow`` hook: keep the run's scope for :func:`called_from_script`
+    and its options for :func:`run_option`; returns its undo."""
     scope = getattr(context, "scope", None)
-    if scope is None:
-        return lambda: None
-    _SCOPES.append(scope)
+    options = getattr(context, "options", None) or {}
+    if scope is not None:
+        _SCOPES.append(scope)
+    _OPTIONS.append(options)
 
     def undo() -> None:
-        if scope in _SCOPES:
+        if scope is not None and scope in _SCOPES:
             _SCOPES.remove(scope)
+        if options in _OPTIONS:
+            _OPTIONS.remove(options)
     return undo
+
+
+def run_option(name: str, default: Any = None) -> Any:
+    """The option ``name`` of the run in progress (``allow_pickle`` for ``--allow-pickle``), else ``default``."""
+    return _OPTIONS[-1].get(name, default) if _OPTIONS else default
 
 
 def _is_script_file(filename: str) -> bool:
