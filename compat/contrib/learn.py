@@ -30,15 +30,12 @@ _USE_CORE = "the tf.estimator class of the same name (train instead of fit; inpu
 
 REFUSED: dict[str, str] = {
     **{name: _USE_CORE for name in (
-        "BaseEstimator", "DNNClassifier", "DNNEstimator", "DNNLinearCombinedClassifier",
-        "DNNLinearCombinedEstimator", "DNNLinearCombinedRegressor", "DNNRegressor", "Estimator",
-        "LinearClassifier", "LinearEstimator", "LinearRegressor")},
+        "BaseEstimator", "DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")},
     "DynamicRnnEstimator": "tf.keras.layers.RNN in a tf.estimator model_fn",
     "StateSavingRnnEstimator": "tf.keras.layers.RNN in a tf.estimator model_fn",
     "KMeansClustering": "tf.estimator.experimental.KMeans",
     "LogisticRegressor": "tf.estimator.LinearClassifier",
     "SVM": "tf.estimator.LinearClassifier (hinge loss: a custom model_fn)",
-    "SKCompat": "tf.estimator with tf.estimator.inputs.numpy_input_fn",
     "Evaluable": "tf.estimator.Estimator", "Trainable": "tf.estimator.Estimator",
     "Head": "tf.estimator.Head", "head": "tf.estimator heads (tf.estimator.RegressionHead, ...)",
     "binary_svm_head": "tf.estimator.BinaryClassHead", "multi_class_head": "tf.estimator.MultiClassHead",
@@ -46,20 +43,13 @@ REFUSED: dict[str, str] = {
     "poisson_regression_head": "tf.estimator.PoissonRegressionHead",
     "regression_head": "tf.estimator.RegressionHead",
     "InputFnOps": "tf.estimator.export.ServingInputReceiver",
-    "ModelFnOps": "tf.estimator.EstimatorSpec", "MetricSpec": "tf.estimator.EstimatorSpec(eval_metric_ops=...)",
-    "PredictionKey": "the prediction dict keys of the tf.estimator canned estimators",
-    "ProblemType": "tf.estimator heads", "NotFittedError": "ValueError raised by tf.estimator before training",
+    "ProblemType": "tf.estimator heads",
     "build_parsing_serving_input_fn": "tf.estimator.export.build_parsing_serving_input_receiver_fn",
     "evaluate": "tf.estimator.Estimator.evaluate", "infer": "tf.estimator.Estimator.predict",
     "train": "tf.estimator.Estimator.train", "run_feeds": "tf.compat.v1.Session.run",
     "run_n": "tf.compat.v1.Session.run", "graph_actions": "tf.compat.v1.train.MonitoredTrainingSession",
-    "monitors": "tf.estimator session hooks (tf.estimator.LoggingTensorHook, ...)",
-    "infer_real_valued_columns_from_input": "tf.feature_column.numeric_column",
-    "infer_real_valued_columns_from_input_fn": "tf.feature_column.numeric_column",
     "extract_dask_data": "dask's own to_numpy", "extract_dask_labels": "dask's own to_numpy",
-    "extract_pandas_data": "DataFrame.to_numpy", "extract_pandas_labels": "DataFrame.to_numpy",
-    "extract_pandas_matrix": "DataFrame.to_numpy",
-    "io": "tf.estimator.inputs and tf.data", "models": "tf.keras.layers", "ops": "tf.compat.v1 ops",
+    "models": "tf.keras.layers", "ops": "tf.compat.v1 ops",
     "utils": "tf.estimator.export",
     "no_op_train_fn": "tf.no_op in a tf.estimator model_fn",
 }
@@ -71,9 +61,60 @@ READERS = ("read_batch_examples", "read_batch_features", "read_batch_record_feat
            "read_keyed_batch_examples_shared_queue", "read_keyed_batch_features",
            "read_keyed_batch_features_shared_queue", "queue_parsed_features")
 
+#: The Estimator of TF 1.0-1.4 and its helpers (:mod:`compat.contrib._learn_estimators`).
+ESTIMATOR_NAMES = ("Estimator", "SKCompat", "ModelFnOps", "MetricSpec", "infer_real_valued_columns_from_input",
+                   "infer_real_valued_columns_from_input_fn", "extract_pandas_data", "extract_pandas_labels",
+                   "extract_pandas_matrix")
+
+#: The canned models (:mod:`compat.contrib._learn_canned`).
+CANNED = ("DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
+          "DNNLinearCombinedRegressor")
+
 #: Every ``tf.contrib.learn`` name this module serves (the others in :data:`REFUSED` raise).
 PROVIDED = frozenset({"Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "RunConfig",
-                      "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing", "datasets", *READERS})
+                      "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing", "datasets", "monitors",
+                      "io", "PredictionKey", "NotFittedError", *READERS, *ESTIMATOR_NAMES, *CANNED})
+
+
+class PredictionKey:
+    """``tf.contrib.learn.PredictionKey``: the keys of the canned models' prediction dicts."""
+
+    CLASSES = "classes"
+    PROBABILITIES = "probabilities"
+    LOGITS = "logits"
+    LOGISTIC = "logistic"
+    SCORES = "scores"
+    TOP_K = "top_k"
+    GENERIC = "output"
+
+
+class NotFittedError(ValueError, AttributeError):
+    """``tf.contrib.learn.NotFittedError``: an Estimator used before it was fitted."""
+
+
+def _monitors_module() -> types.ModuleType:
+    from compat.contrib import _learn_monitors
+    module = types.ModuleType("tensorflow.contrib.learn.python.learn.monitors",
+                              "tf.contrib.learn.monitors: the monitors as tf.estimator session hooks.")
+    module.__dict__.update({name: getattr(_learn_monitors, name) for name in _learn_monitors.__all__})
+    return module
+
+
+def _io_module() -> types.ModuleType:
+    from compat.contrib import _learn_estimators
+    from tf1_pipelines.inputs import learn_readers
+    inputs = _api("inputs")
+    module = types.ModuleType("tensorflow.contrib.learn.python.learn.learn_io",
+                              "tf.contrib.learn.io: the queue readers, numpy/pandas input functions, pandas helpers.")
+    module.__dict__.update({name: getattr(learn_readers, name) for name in READERS})
+    module.__dict__.update(numpy_input_fn=inputs.numpy_input_fn, pandas_input_fn=inputs.pandas_input_fn,
+                           HAS_PANDAS=True, HAS_DASK=False,
+                           **{name: getattr(_learn_estimators, name) for name in ESTIMATOR_NAMES
+                              if name.startswith("extract_pandas")})
+    return module
+
+
+_BUILT: dict[str, types.ModuleType] = {}
 
 
 def _api(sub: str = "") -> Any:
@@ -385,6 +426,16 @@ def __getattr__(name: str) -> Any:
     if name in READERS:
         from tf1_pipelines.inputs import learn_readers
         return getattr(learn_readers, name)
+    if name in ESTIMATOR_NAMES:
+        from compat.contrib import _learn_estimators
+        return getattr(_learn_estimators, name)
+    if name in CANNED:
+        from compat.contrib import _learn_canned
+        return getattr(_learn_canned, name)
+    if name in ("monitors", "io"):
+        if name not in _BUILT:
+            _BUILT[name] = _monitors_module() if name == "monitors" else _io_module()
+        return _BUILT[name]
     if name == "datasets":
         from compat.rules import LEARN_DATASETS
         from compat.tf1.namespace import contrib_modules

@@ -1,0 +1,426 @@
+"""``tf.contrib.learn.Estimator`` of TensorFlow 1.0-1.4 (``fit`` / ``evaluate`` / ``predict``) on ``tf.estimator``.
+
+The contrib Estimator took NumPy arrays (``x``, ``y``) or an ``input_fn``:
+
+* ``fit(x, y, steps, batch_size, monitors, max_steps)``: ``x``/``y`` go through a
+  queue-fed input function (``tf.estimator.inputs.numpy_input_fn``: shuffled,
+  repeated forever; ``batch_size=None`` means the whole array, TF 1.x's
+  ``data_feeder`` default); float64 arrays enter as float32 and a 1-D ``x``
+  as a column ``[n, 1]``, as the ``data_feeder`` did; ``steps`` trains that
+  many more steps, ``max_steps`` up to that global step; ``monitors`` are
+  session hooks (:mod:`compat.contrib._learn_monitors`). It returns the Estimator.
+* ``evaluate(x, y, ...)``: one pass in order (``steps`` batches at most), the
+  metrics by name, plus ``metrics=`` of :class:`MetricSpec`\\ s or metric functions.
+* ``predict(x, as_iterable=True)``: one pass; a generator of single examples, or
+  with ``as_iterable=False`` the whole result as arrays (a dict of arrays for dict
+  predictions).
+
+A ``model_fn`` takes ``(features, labels[, mode][, params][, config])`` by
+argument name and returns a :class:`ModelFnOps`, a ``tf.estimator.EstimatorSpec``
+or TF 1.0's ``(predictions, loss, train_op)`` tuple. ``features`` is what the
+input gave: the tensor of ``x`` itself, or the dict of an ``input_fn``.
+The Estimator is a ``tf.estimator.Estimator`` underneath (:attr:`core`), so the
+checkpoints, ``graph.pbtxt`` and summaries are that class's.
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = ["Estimator", "MetricSpec", "ModelFnOps", "SKCompat", "extract_pandas_data", "extract_pandas_labels",
+           "extract_pandas_matrix", "infer_real_valued_columns_from_input", "infer_real_valued_columns_from_input_fn",
+           "numpy_input_fn"]
+
+
+def _api(sub: str = "") -> Any:
+    from compat.estimator._forward import api_module
+    return api_module(sub)
+
+
+def _v1() -> Any:
+    import tensorflow as tf
+    return tf.compat.v1
+
+
+# --------------------------------------------------------------------------
+# Arrays in
+# --------------------------------------------------------------------------
+
+def _as_array(value: Any) -> Any:
+    """A NumPy array as the data feeder saw it: pandas unpacked, float64 -> float32, 1-D -> a column."""
+    value = extract_pandas_data(value)
+    array = np.asarray(value)
+    if array.dtype == np.float64:
+        array = array.astype(np.float32)
+    return array.reshape(-1, 1) if array.ndim == 1 else array
+
+
+def numpy_input_fn(x: Any, y: Any = None, batch_size: int | None = None, shuffle: bool = False,
+                   num_epochs: int | None = 1) -> Callable[[], Any]:
+    """The queue-fed input function of ``x`` (an array or a dict of arrays) and ``y``.
+
+    ``batch_size=None`` is the number of examples (the whole array per step).
+    """
+    features = {k: _as_array(v) for k, v in x.items()} if isinstance(x, Mapping) else _as_array(x)
+    first = next(iter(features.values())) if isinstance(features, dict) else features
+    labels = None if y is None else np.asarray(extract_pandas_labels(y))
+    if labels is not None and labels.dtype == np.float64:
+        labels = labels.astype(np.float32)
+    size = int(batch_size or len(first))
+    if size <= 0:
+        raise ValueError(f"batch_size {batch_size} must be positive")
+    return _api("inputs").numpy_input_fn(features, labels, batch_size=size, num_epochs=num_epochs, shuffle=shuffle,
+                                         queue_capacity=max(1000, 4 * size), num_threads=1)
+
+
+def _input(x: Any, y: Any, input_fn: Callable[..., Any] | None, batch_size: int | None, shuffle: bool,
+           num_epochs: int | None, what: str) -> Callable[..., Any]:
+    if (x is None) == (input_fn is None):
+        raise ValueError(f"{what}: give either x (and y) or input_fn, not both or neither "
+                         f"(x is {'set' if x is not None else 'None'}, input_fn is "
+                         f"{'set' if input_fn is not None else 'None'})")
+    if input_fn is not None:
+        if batch_size is not None:
+            raise ValueError(f"{what}: batch_size {batch_size} goes with x; an input_fn makes its own batches")
+        return input_fn
+    return numpy_input_fn(x, y, batch_size, shuffle=shuffle, num_epochs=num_epochs)
+
+
+# --------------------------------------------------------------------------
+# model_fn results
+# --------------------------------------------------------------------------
+
+class ModelFnOps(NamedTuple):
+    """``tf.contrib.learn.ModelFnOps``: what a model_fn returned (TF 1.1-1.4); becomes an ``EstimatorSpec``."""
+
+    mode: str
+    predictions: Any = None
+    loss: Any = None
+    train_op: Any = None
+    eval_metric_ops: Any = None
+    output_alternatives: Any = None
+    training_chief_hooks: Any = None
+    training_hooks: Any = None
+    scaffold: Any = None
+
+    def estimator_spec(self, default_serving_output_alternative_key: str | None = None) -> Any:
+        """The ``tf.estimator.EstimatorSpec`` of the same content (``output_alternatives`` dropped)."""
+        del default_serving_output_alternative_key
+        return _api().EstimatorSpec(mode=self.mode, predictions=self.predictions, loss=self.loss,
+                                    train_op=self.train_op, eval_metric_ops=self.eval_metric_ops,
+                                    training_chief_hooks=self.training_chief_hooks,
+                                    training_hooks=self.training_hooks, scaffold=self.scaffold)
+
+
+def _spec(result: Any, mode: str, extra_metrics: dict[str, Any] | None) -> Any:
+    """An ``EstimatorSpec`` for ``result`` (ModelFnOps, EstimatorSpec or ``(predictions, loss, train_op)``)."""
+    core = _api()
+    if isinstance(result, ModelFnOps):
+        spec = result.estimator_spec()
+    elif isinstance(result, core.EstimatorSpec):
+        spec = result
+    elif isinstance(result, tuple) and len(result) == 3:
+        predictions, loss, train_op = result
+        if mode == core.ModeKeys.TRAIN and train_op is None:
+            raise ValueError("model_fn returned train_op None in TRAIN mode")
+        spec = core.EstimatorSpec(mode=mode, predictions=predictions, loss=loss,
+                                  train_op=train_op if mode == core.ModeKeys.TRAIN else None)
+    else:
+        raise ValueError(f"model_fn returned {type(result).__name__}; expected ModelFnOps, EstimatorSpec or "
+                         "(predictions, loss, train_op)")
+    if mode == core.ModeKeys.EVAL and extra_metrics:
+        spec = spec._replace(eval_metric_ops={**(spec.eval_metric_ops or {}), **extra_metrics})
+    return spec
+
+
+class MetricSpec:
+    """``tf.contrib.learn.MetricSpec``: a metric function and which prediction/label/weight it gets.
+
+    ``metric_fn`` is called with ``labels=``, ``predictions=`` (and ``weights=``)
+    when it names them, else positionally ``(predictions, labels[, weights])``
+    (the ``tf.contrib.metrics.streaming_*`` order).
+    """
+
+    def __init__(self, metric_fn: Callable[..., Any], prediction_key: str | None = None,
+                 label_key: str | None = None, weight_key: str | None = None) -> None:
+        self.metric_fn = metric_fn
+        self.prediction_key = prediction_key
+        self.label_key = label_key
+        self.weight_key = weight_key
+
+    @staticmethod
+    def _pick(value: Any, key: str | None, what: str) -> Any:
+        if isinstance(value, Mapping):
+            if key is None:
+                if len(value) != 1:
+                    raise ValueError(f"MetricSpec: {what} is a dict with keys {sorted(value)}; give {what}_key")
+                return next(iter(value.values()))
+            return value[key]
+        if key is not None:
+            raise ValueError(f"MetricSpec: {what}_key {key!r} given but {what} is not a dict")
+        return value
+
+    def create_metric_ops(self, inputs: Any, labels: Any, predictions: Any) -> Any:
+        """The ``(value, update_op)`` pair of this metric."""
+        prediction = self._pick(predictions, self.prediction_key, "prediction")
+        label = self._pick(labels, self.label_key, "label")
+        weights = None
+        if self.weight_key is not None:
+            weights = inputs[self.weight_key]
+        return _call_metric(self.metric_fn, label, prediction, weights)
+
+
+def _call_metric(metric_fn: Callable[..., Any], labels: Any, predictions: Any, weights: Any) -> Any:
+    try:
+        names = set(inspect.signature(metric_fn).parameters)
+    except (TypeError, ValueError):
+        names = set()
+    if {"labels", "predictions"} <= names:
+        kwargs = {"labels": labels, "predictions": predictions}
+        if weights is not None:
+            kwargs["weights"] = weights
+        return metric_fn(**kwargs)
+    return metric_fn(predictions, labels) if weights is None else metric_fn(predictions, labels, weights)
+
+
+def _metric_ops(metrics: Mapping[Any, Any] | None, features: Any, labels: Any, predictions: Any) -> dict[str, Any]:
+    """``evaluate(metrics=...)``: name (or ``(name, prediction_key)``) -> MetricSpec or metric function."""
+    ops: dict[str, Any] = {}
+    for key, metric in (metrics or {}).items():
+        name, prediction_key = (key if isinstance(key, tuple) else (key, None))
+        spec = metric if isinstance(metric, MetricSpec) else MetricSpec(metric, prediction_key=prediction_key)
+        ops[name] = spec.create_metric_ops(features, labels, predictions)
+    return ops
+
+
+# --------------------------------------------------------------------------
+# Estimator
+# --------------------------------------------------------------------------
+
+def _model_fn_arguments(model_fn: Callable[..., Any]) -> set[str]:
+    target = model_fn.func if hasattr(model_fn, "func") else model_fn
+    return set(inspect.signature(target).parameters)
+
+
+class Estimator:
+    """``tf.contrib.learn.Estimator(model_fn, model_dir, config, params, feature_engineering_fn)``."""
+
+    def __init__(self, model_fn: Callable[..., Any] | None = None, model_dir: str | None = None, config: Any = None,
+                 params: Any = None, feature_engineering_fn: Callable[..., Any] | None = None) -> None:
+        if model_fn is None:
+            raise ValueError("tf.contrib.learn.Estimator: model_fn must be given")
+        arguments = _model_fn_arguments(model_fn)
+        if params is not None and "params" not in arguments:
+            raise ValueError(f"tf.contrib.learn.Estimator: params given but model_fn takes only {sorted(arguments)}")
+        self._model_fn = model_fn
+        self._arguments = arguments
+        self._feature_engineering_fn = feature_engineering_fn
+        self._extra_metrics: Mapping[Any, Any] | None = None
+        self.params = params
+        self.core = _api().Estimator(self._core_model_fn, model_dir=model_dir, config=config, params=params)
+
+    # The model_fn the core Estimator calls.
+    def _core_model_fn(self, features: Any, labels: Any, mode: str, params: Any, config: Any) -> Any:
+        if self._feature_engineering_fn is not None:
+            features, labels = self._feature_engineering_fn(features, labels)
+        kwargs: dict[str, Any] = {}
+        for name, value in (("mode", mode), ("params", params), ("config", config)):
+            if name in self._arguments:
+                kwargs[name] = value
+        result = self._model_fn(features, labels, **kwargs)
+        spec = _spec(result, mode, None)
+        extra = None
+        if mode == _api().ModeKeys.EVAL and self._extra_metrics:
+            extra = _metric_ops(self._extra_metrics, features, labels, spec.predictions)
+        return _spec(spec, mode, extra)
+
+    @property
+    def model_dir(self) -> str:
+        return str(self.core.model_dir)
+
+    @property
+    def config(self) -> Any:
+        return self.core.config
+
+    def fit(self, x: Any = None, y: Any = None, input_fn: Callable[..., Any] | None = None, steps: int | None = None,
+            batch_size: int | None = None, monitors: Iterable[Any] | None = None,
+            max_steps: int | None = None) -> Estimator:
+        """Train on ``x``/``y`` (shuffled, repeated) or ``input_fn``; ``steps`` more, or up to ``max_steps``."""
+        if steps is not None and max_steps is not None:
+            raise ValueError(f"fit: give steps ({steps}) or max_steps ({max_steps}), not both")
+        train_input = _input(x, y, input_fn, batch_size, shuffle=True, num_epochs=None, what="fit")
+        from compat.contrib import _learn_monitors
+        hooks = _learn_monitors.as_hooks(monitors, self)
+        self.core.train(train_input, hooks=hooks, steps=steps, max_steps=max_steps)
+        return self
+
+    def partial_fit(self, x: Any = None, y: Any = None, input_fn: Callable[..., Any] | None = None, steps: int = 1,
+                    batch_size: int | None = None, monitors: Iterable[Any] | None = None) -> Estimator:
+        """``fit`` for ``steps`` steps (default 1)."""
+        return self.fit(x, y, input_fn, steps=steps, batch_size=batch_size, monitors=monitors)
+
+    def evaluate(self, x: Any = None, y: Any = None, input_fn: Callable[..., Any] | None = None,
+                 feed_fn: Any = None, batch_size: int | None = None, steps: int | None = None,
+                 metrics: Mapping[Any, Any] | None = None, name: str | None = None,
+                 checkpoint_path: str | None = None, hooks: Iterable[Any] | None = None,
+                 log_progress: bool = True) -> dict[str, Any]:
+        """The metrics of one pass over ``x``/``y`` or ``input_fn`` (``steps`` batches at most)."""
+        if feed_fn is not None:
+            raise ValueError("evaluate: feed_fn belonged to the removed graph_actions; feed through input_fn")
+        del log_progress
+        eval_input = _input(x, y, input_fn, batch_size, shuffle=False, num_epochs=1, what="evaluate")
+        self._extra_metrics = metrics
+        try:
+            return dict(self.core.evaluate(eval_input, steps=steps, hooks=list(hooks or []),
+                                           checkpoint_path=checkpoint_path, name=name))
+        finally:
+            self._extra_metrics = None
+
+    def _predictions(self, x: Any, input_fn: Callable[..., Any] | None, batch_size: int | None,
+                     outputs: Iterable[str] | None) -> Iterator[Any]:
+        predict_input = _input(x, None, input_fn, batch_size, shuffle=False, num_epochs=1, what="predict")
+        keys = list(outputs) if outputs is not None else None
+        return self.core.predict(predict_input, predict_keys=keys)
+
+    def predict(self, x: Any = None, input_fn: Callable[..., Any] | None = None, batch_size: int | None = None,
+                outputs: Iterable[str] | None = None, as_iterable: bool = True,
+                iterate_batches: bool = False) -> Any:
+        """One prediction per example: a generator, or with ``as_iterable=False`` stacked arrays."""
+        del iterate_batches  # single examples are what the scripts of the time consumed
+        results = self._predictions(x, input_fn, batch_size, outputs)
+        return results if as_iterable else _stack(results)
+
+    def get_variable_names(self) -> list[str]:
+        return list(self.core.get_variable_names())
+
+    def get_variable_value(self, name: str) -> Any:
+        return self.core.get_variable_value(name)
+
+    def export_savedmodel(self, export_dir_base: str, serving_input_fn: Callable[[], Any], **kwargs: Any) -> Any:
+        """``tf.estimator.Estimator.export_saved_model`` (the contrib ``InputFnOps`` form is not provided)."""
+        kwargs.pop("default_output_alternative_key", None)
+        return self.core.export_saved_model(export_dir_base, serving_input_fn, **kwargs)
+
+
+def _stack(results: Iterable[Any]) -> Any:
+    """All predictions at once: a dict of arrays, or one array."""
+    items = list(results)
+    if items and isinstance(items[0], Mapping):
+        return {key: np.stack([item[key] for item in items]) for key in items[0]}
+    return np.asarray(items)
+
+
+class SKCompat:
+    """``tf.contrib.learn.SKCompat(estimator)``: scikit-learn style ``fit`` / ``score`` / ``predict``.
+
+    ``predict`` returns all predictions at once (a dict of arrays for dict predictions).
+    """
+
+    def __init__(self, estimator: Any) -> None:
+        self._estimator = estimator
+
+    def fit(self, x: Any, y: Any, batch_size: int = 128, steps: int | None = None, max_steps: int | None = None,
+            monitors: Iterable[Any] | None = None) -> SKCompat:
+        self._estimator.fit(x=x, y=y, batch_size=batch_size, steps=steps, max_steps=max_steps, monitors=monitors)
+        return self
+
+    def score(self, x: Any, y: Any, batch_size: int = 128, steps: int | None = None,
+              metrics: Mapping[Any, Any] | None = None, name: str | None = None) -> dict[str, Any]:
+        return self._estimator.evaluate(x=x, y=y, batch_size=batch_size, steps=steps, metrics=metrics, name=name)
+
+    def predict(self, x: Any, batch_size: int = 128, outputs: Iterable[str] | None = None) -> Any:
+        target = getattr(self._estimator, "_raw", self._estimator)
+        return _stack(target._predictions(x, None, batch_size, outputs))
+
+
+# --------------------------------------------------------------------------
+# Columns from data, pandas
+# --------------------------------------------------------------------------
+
+def _real_valued_columns(features: Any) -> list[Any]:
+    """One float32 real-valued column per feature (``""`` for a single tensor), of its width past the batch axis.
+
+    Raises:
+        ValueError: a non-numeric feature, or one whose width is not known.
+    """
+    import tensorflow as tf
+
+    from compat.contrib import _feature_columns
+    items = features.items() if isinstance(features, Mapping) else [("", features)]
+    columns = []
+    for key, value in sorted(items, key=lambda item: item[0]):
+        tensor = tf.convert_to_tensor(value)
+        if not (tensor.dtype.is_floating or tensor.dtype.is_integer):
+            raise ValueError(f"infer_real_valued_columns: feature {key!r} has dtype {tensor.dtype.name}; only "
+                             "numeric features give real-valued columns")
+        dims = tf.TensorShape(tensor.shape).as_list()[1:]
+        if any(d is None for d in dims):
+            raise ValueError(f"infer_real_valued_columns: feature {key!r} has shape {tensor.shape}; the "
+                             "dimensions past the batch axis must be known")
+        columns.append(_feature_columns.real_valued_column(key, dimension=int(np.prod(dims, dtype=np.int64)),
+                                                           dtype=tf.float32))
+    return columns
+
+
+def infer_real_valued_columns_from_input_fn(input_fn: Callable[[], Any]) -> list[Any]:
+    """Real-valued columns for the features ``input_fn`` gives (built in a scratch graph)."""
+    import tensorflow as tf
+    with tf.Graph().as_default():
+        result = input_fn()
+        return _real_valued_columns(result[0] if isinstance(result, tuple) else result)
+
+
+def infer_real_valued_columns_from_input(x: Any) -> list[Any]:
+    """Real-valued columns for an array ``x`` (one column named ``""`` of its row width, float32) or a dict."""
+    import tensorflow as tf
+    with tf.Graph().as_default():
+        if isinstance(x, Mapping):
+            return _real_valued_columns({k: tf.constant(_as_array(v)[:1]) for k, v in x.items()})
+        return _real_valued_columns(tf.constant(_as_array(x)[:1]))
+
+
+_PANDAS_DTYPES = {"int8": "int", "int16": "int", "int32": "int", "int64": "int", "uint8": "int", "uint16": "int",
+                  "uint32": "int", "uint64": "int", "float16": "float", "float32": "float", "float64": "float",
+                  "bool": "i"}
+
+
+def _is_pandas(value: Any) -> bool:
+    return type(value).__module__.startswith("pandas")
+
+
+def _check_numeric(frame: Any, what: str) -> None:
+    bad = [f"{col} ({dtype})" for col, dtype in frame.dtypes.items() if str(dtype) not in _PANDAS_DTYPES]
+    if bad:
+        raise ValueError(f"{what}: columns must be int, float or bool; these are not: {', '.join(bad)}")
+
+
+def extract_pandas_data(data: Any) -> Any:
+    """A DataFrame's values (int, float or bool columns only); anything else unchanged."""
+    if not _is_pandas(data) or not hasattr(data, "columns"):
+        return data
+    _check_numeric(data, "extract_pandas_data")
+    return data.values
+
+
+def extract_pandas_matrix(data: Any) -> Any:
+    """A DataFrame's ``.values`` (any dtypes); anything else unchanged."""
+    return data.values if _is_pandas(data) and hasattr(data, "columns") else data
+
+
+def extract_pandas_labels(labels: Any) -> Any:
+    """A one-column DataFrame's (or a Series') numeric values; anything else unchanged.
+
+    Raises:
+        ValueError: a DataFrame with several columns, or non-numeric labels.
+    """
+    if not _is_pandas(labels):
+        return labels
+    if hasattr(labels, "columns"):
+        if len(labels.columns) > 1:
+            raise ValueError(f"extract_pandas_labels: only one column of labels is supported, got "
+                             f"{list(labels.columns)}")
+        _check_numeric(labels, "extract_pandas_labels")
+    return labels.values
