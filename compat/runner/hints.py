@@ -17,9 +17,10 @@ Importing this module imports nothing heavy.
 * a placeholder that must be fed although the script fed a tensor computed from it
   (TF1 allowed feeding any tensor; TensorFlow 2's graph optimizer may fold it away);
 * a third-party package the script imports that is not installed: what to install
-  (its name on PyPI when it differs from the module's), or, for the libraries that
-  only ever ran on TensorFlow 1 (``prettytensor``, ``tflearn``, Sonnet 1), what
-  replaces them (:data:`MISSING_PACKAGES`).
+  (its name on PyPI when it differs from the module's), and for the libraries that
+  only ever ran on TensorFlow 1 (``prettytensor``, ``tflearn``, Sonnet 1, ...) the
+  release the runner serves as TensorFlow 1 code (:mod:`compat.tf1_libraries`), or why
+  it cannot (:data:`MISSING_PACKAGES`).
 """
 from __future__ import annotations
 
@@ -92,15 +93,24 @@ def _fed_tensor_folded_away(exc: BaseException) -> str | None:
 #: The PyPI name where it differs from the module's; the replacement where the library
 #: was built on TensorFlow 1's internals.
 MISSING_PACKAGES: dict[str, str] = {
-    "prettytensor": ("prettytensor (2016-2017) was built on TensorFlow 1's internals; write its layers with "
-                     "tf.layers or tf.keras.layers"),
-    "tflearn": ("TFLearn wraps TensorFlow 1 graphs: `pip install tflearn` (its last releases target "
-                "tf.compat.v1; not checked with this runner), or write its layers with tf.layers"),
-    "sonnet": ("Sonnet 1 (2017-2019) was built on tf.contrib; `pip install \"dm-sonnet<2\"` needs TensorFlow 1, "
-               "and Sonnet 2 has another API: write the modules with tf.keras.layers"),
-    "tensorlayer": "`pip install tensorlayer` (its 1.x releases need TensorFlow 1; 2.x has another API)",
-    "keras_contrib": "its layers moved to TensorFlow Addons, now unmaintained: keras_contrib.layers.CRF -> "
-                     "tf.contrib.crf under the runner",
+    # The TF1-era libraries: the runner serves their last TF1 release as TensorFlow 1 code
+    # (compat.tf1_libraries). --no-deps: their pins (numpy<1.16, tensorflow-probability<0.9, ...) would
+    # replace the stack the runner runs on; the few pure-Python packages they import are named.
+    "tflearn": ("TFLearn's last release, 0.5.0 (2020), is TensorFlow 1 code the runner serves as such: "
+                "`pip install tflearn==0.5.0`"),
+    "prettytensor": ("PrettyTensor's last release, 0.7.4 (2017), is TensorFlow 1 code the runner serves as such: "
+                     "`pip install --no-deps prettytensor==0.7.4`"),
+    "sonnet": ("Sonnet 1's last release, dm-sonnet 1.36, is TensorFlow 1 code the runner serves as such "
+               "(Sonnet 2 has another API): `pip install --no-deps dm-sonnet==1.36 semantic-version contextlib2`"),
+    "tensorlayer": ("TensorLayer 1.x's last release, 1.11.1, is TensorFlow 1 code the runner serves as such "
+                    "(2.x has another API): `pip install --no-deps tensorlayer==1.11.1 progressbar2 python-utils "
+                    "lxml`"),
+    "tensorpack": ("tensorpack 0.9.9 (its last 0.9 release, TF1 trainers) is TensorFlow 1 code the runner serves "
+                   "as such: `pip install --no-deps tensorpack==0.9.9 msgpack msgpack-numpy tabulate`"),
+    "keras_contrib": ("keras-contrib 2.0.8 (Keras 2's community layers) was never released to PyPI and its "
+                      "repository is archived, so the runner cannot install or check it: install it from its "
+                      "git repository (keras-team/keras-contrib) at your own risk, or use tf.contrib.crf for "
+                      "keras_contrib.layers.CRF under the runner"),
     "gym": "`pip install gym` (gym 0.26 changed reset() and step(); the old API is gym<0.26)",
     "tensorflow_hub": "`pip install tensorflow-hub`",
     "tensorflow_datasets": "`pip install tensorflow-datasets`",
