@@ -1,12 +1,21 @@
-"""``tf.contrib.distribute``: distribution strategies, which moved to ``tf.distribute``."""
+"""``tf.contrib.distribute``: distribution strategies, which moved to ``tf.distribute``.
+
+``MirroredStrategy`` keeps TF 1.x contrib's constructor (``num_gpus=``,
+``num_gpus_per_worker=``, ``cross_tower_ops=``), which today's refuses: it is a
+subclass of ``tf.compat.v1.distribute.MirroredStrategy`` (:func:`contrib_mirrored_strategy`).
+"""
 from __future__ import annotations
+
+import functools
+import sys
+from typing import Any
 
 from compat.contrib._forward import forwarding_getattr
 
 #: TF 1.15 name -> where it lives today.
 FORWARDS: dict[str, str] = {
     **{name: f"tensorflow.distribute.{name}" for name in (
-        "CrossDeviceOps", "MirroredStrategy", "OneDeviceStrategy",
+        "CrossDeviceOps", "OneDeviceStrategy",
         "ReplicaContext", "TPUStrategy", "get_replica_context", "get_strategy", "has_strategy",
         "in_cross_replica_context")},
     "ReductionToOneDeviceCrossDeviceOps": "tensorflow.distribute.ReductionToOneDevice",
@@ -37,4 +46,55 @@ REFUSED: dict[str, str] = {
     "Step": "a custom training loop with strategy.run",
 }
 
-__getattr__ = forwarding_getattr("distribute", FORWARDS, REFUSED)
+_forward = forwarding_getattr("distribute", FORWARDS, REFUSED)
+
+
+def _devices_for(gpus: int) -> list[str]:
+    """TF 1.x contrib's devices for ``num_gpus=gpus``: the CPU for 0, else GPUs 0..gpus-1.
+
+    With fewer GPUs than asked for (none, on a CPU machine), the ones there are, or the
+    CPU, with a ``compat:`` note on stderr: TF 1.x would have failed to place the replicas.
+    """
+    import tensorflow as tf
+    if gpus == 0:
+        return ["/device:CPU:0"]
+    present = len(tf.config.list_physical_devices("GPU"))
+    if gpus <= present:
+        return [f"/device:GPU:{i}" for i in range(gpus)]
+    chosen = [f"/device:GPU:{i}" for i in range(present)] or ["/device:CPU:0"]
+    print(f"compat: MirroredStrategy(num_gpus={gpus}) on a machine with {present} GPU(s): one replica per "
+          f"device of {chosen} instead", file=sys.stderr)
+    return chosen
+
+
+@functools.cache
+def contrib_mirrored_strategy() -> type:
+    """``tf.contrib.distribute.MirroredStrategy`` with TF 1.12-1.15 contrib's arguments (built on first use)."""
+    import tensorflow as tf
+
+    base = tf.compat.v1.distribute.MirroredStrategy
+
+    class MirroredStrategy(base):  # type: ignore[misc, valid-type]
+        """TF 1.x contrib's ``MirroredStrategy``: ``devices`` or ``num_gpus`` (per worker) replicas."""
+
+        def __init__(self, devices: Any = None, num_gpus: int | None = None, num_gpus_per_worker: int | None = None,
+                     cross_device_ops: Any = None, auto_shard_dataset: bool = False,
+                     cross_tower_ops: Any = None) -> None:
+            if num_gpus is not None and num_gpus_per_worker is not None:
+                raise ValueError(f"MirroredStrategy: give num_gpus ({num_gpus}) or num_gpus_per_worker "
+                                 f"({num_gpus_per_worker}), not both")
+            if cross_device_ops is not None and cross_tower_ops is not None:
+                raise ValueError("MirroredStrategy: give cross_device_ops or cross_tower_ops, not both")
+            gpus = num_gpus if num_gpus is not None else num_gpus_per_worker
+            if devices is None and gpus is not None:
+                devices = _devices_for(gpus)
+            # auto_shard_dataset sharded input across workers: one worker here, nothing to shard.
+            super().__init__(devices=devices, cross_device_ops=cross_device_ops or cross_tower_ops)
+
+    return MirroredStrategy
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MirroredStrategy":
+        return contrib_mirrored_strategy()
+    return _forward(name)

@@ -9,6 +9,7 @@ an old script uses:
   tables entries: the export decorator that tags every public Estimator symbol;
 * ``tensorflow.python.distribute.estimator_training``: the distribute
   coordinator (multi-worker ``train_distribute`` / ``experimental_distribute``);
+  its one-machine ``init_run_config`` is :mod:`compat.estimator.distribute`'s;
 * ``tensorflow.python.tpu.session_support``, ``tpu_embedding`` and
   ``tpu_embedding_gradient``: TPU worker watchdogs and TPU embeddings.
 
@@ -27,15 +28,15 @@ import types
 from typing import Any
 
 from compat.errors import LegacyAPIError
-from compat.runner.modules import forget_module
+from compat.surfaces.modules import forget_module
 
 __all__ = ["ESTIMATOR_GAPS", "restore", "supplied", "supply"]
 
 #: The modules ``tensorflow_estimator`` imports that TensorFlow 2.21 lacks -> what is not provided with them.
 ESTIMATOR_GAPS: dict[str, str] = {
     "tensorflow.python.distribute.estimator_training":
-        "distribution strategies with Estimator (RunConfig(train_distribute=..., experimental_distribute=...), "
-        "multi-worker TF_CONFIG runs); train single-process, or move to tf.distribute with Keras",
+        "multi-worker distribution strategies with Estimator (TF_CONFIG clusters, the distribute coordinator; "
+        "strategies on one machine run); train single-process, or move to tf.distribute with Keras",
     "tensorflow.python.tpu.session_support": "TPU worker watchdogs and graceful TPU shutdown (no TPU here)",
     "tensorflow.python.tpu.tpu_embedding":
         "TPU embeddings (TPUEstimator(embedding_config_spec=...)); use tf.feature_column embeddings on CPU/GPU",
@@ -76,9 +77,12 @@ def _stand_in(module: str) -> types.ModuleType:
         return made[name]
 
     stand_in.__dict__["__getattr__"] = __getattr__
-    # tensorflow_estimator reads only this one as a plain function, to decide whether to use it.
+    # tensorflow_estimator reads only these as plain functions: whether to use the coordinator, and
+    # RunConfig's set-up for a strategy, whose one-machine branch compat.estimator.distribute provides.
     if module.endswith("estimator_training"):
-        stand_in.__dict__["should_run_distribute_coordinator"] = _never_distribute
+        from compat.estimator.distribute import init_run_config
+        stand_in.__dict__.update(should_run_distribute_coordinator=_never_distribute,
+                                 init_run_config=init_run_config)
     return stand_in
 
 

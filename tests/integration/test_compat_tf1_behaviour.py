@@ -1,0 +1,205 @@
+"""TensorFlow's behaviour changes under surviving names, in fresh processes.
+
+* an official/-style Estimator program under ``python -m compat run``: the same
+  model with ``OneDeviceStrategy``, TF 1.x contrib's ``MirroredStrategy(num_gpus=0)``
+  and ``tf.distribute.MirroredStrategy()`` ends at the weights, metrics,
+  checkpoint and export of the run without a strategy, which equal 6 gradient
+  steps redone in NumPy; a multi-worker ``TF_CONFIG`` is refused with its
+  message; the script's ``tf.__version__`` branch takes the TF 1.x side;
+* with TensorFlow's oneDNN kernels off (``TF_ENABLE_ONEDNN_OPTS=0``, as on CPUs
+  without them and in TF 1.x's CPU wheels), NCHW convolutions, their gradients
+  and pools fail, and after the surface's ``after_tensorflow`` hook they equal the
+  NHWC computation; in the same process a text-mode ``GFile`` read of a JPEG
+  returns its bytes and a summary after ``name_scope('Loss')`` is tagged ``loss``.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.helpers.scripts import compat_run, quiet_env, write
+
+ESTIMATOR_SCRIPT = '''
+import json
+import os
+import tempfile
+
+import numpy as np
+import tensorflow as tf
+
+if tf.__version__.startswith("1.") and int(tf.__version__.split(".")[1]) >= 13:
+    branch = "tf1"
+else:
+    branch = "tf2"
+
+
+def model_fn(features, labels, mode):
+    w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+    b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
+    pred = tf.matmul(features["x"], w) + b
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"y": pred},
+                                          export_outputs={"y": tf.estimator.export.PredictOutput({"y": pred})})
+    loss = tf.losses.mean_squared_error(labels, pred)
+    train_op = tf.train.GradientDescentOptimizer(0.05).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op,
+                                      eval_metric_ops={"mae": tf.metrics.mean_absolute_error(labels, pred)})
+
+
+X = (np.arange(48, dtype=np.float32).reshape(16, 3) % 7) / 7.0
+Y = X @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.25
+
+
+def input_fn():
+    return tf.data.Dataset.from_tensor_slices(({"x": X}, Y)).batch(4).repeat()
+
+
+def serving_input_fn():
+    x = tf.placeholder(tf.float32, [None, 3])
+    return tf.estimator.export.ServingInputReceiver({"x": x}, {"x": x})
+
+
+STRATEGIES = {
+    "none": lambda: None,
+    "contrib_one_device": lambda: tf.contrib.distribute.OneDeviceStrategy("device:CPU:0"),
+    "contrib_mirrored_num_gpus_0": lambda: tf.contrib.distribute.MirroredStrategy(num_gpus=0),
+    "mirrored_local": lambda: tf.distribute.MirroredStrategy(),
+}
+results = {"branch": branch}
+for name, make in STRATEGIES.items():
+    strategy = make()
+    model_dir = tempfile.mkdtemp()
+    config = tf.estimator.RunConfig(train_distribute=strategy, eval_distribute=strategy, tf_random_seed=7)
+    estimator = tf.estimator.Estimator(model_fn, model_dir=model_dir, config=config)
+    estimator.train(input_fn, steps=6)
+    metrics = estimator.evaluate(input_fn, steps=2)
+    export = estimator.export_savedmodel(os.path.join(model_dir, "export"), serving_input_fn)
+    export = export.decode() if isinstance(export, bytes) else export
+    results[name] = {"w": estimator.get_variable_value("w").ravel().tolist(),
+                     "b": estimator.get_variable_value("b").ravel().tolist(),
+                     "loss": float(metrics["loss"]), "mae": float(metrics["mae"]),
+                     "step": int(metrics["global_step"]),
+                     "checkpoint": os.path.basename(tf.train.latest_checkpoint(model_dir)),
+                     "export": os.path.exists(os.path.join(export, "saved_model.pb"))}
+os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["localhost:1", "localhost:2"]},
+                                      "task": {"type": "worker", "index": 0}})
+try:
+    tf.estimator.RunConfig(train_distribute=tf.contrib.distribute.OneDeviceStrategy("device:CPU:0"))
+    results["multi_worker"] = "accepted"
+except Exception as error:
+    results["multi_worker"] = type(error).__name__ + ": " + str(error)
+print("RESULTS " + json.dumps(results))
+'''
+
+
+def numpy_steps(steps: int, lr: float) -> tuple[np.ndarray, float]:
+    """``steps`` gradient-descent steps of the script's linear model on batches 0..3, 0..3, ... (float64)."""
+    x = (np.arange(48, dtype=np.float32).reshape(16, 3) % 7) / 7.0
+    y = x @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.25
+    w, b = np.zeros((3, 1)), 0.0
+    for step in range(steps):
+        xb, yb = x[4 * (step % 4): 4 * (step % 4) + 4], y[4 * (step % 4): 4 * (step % 4) + 4]
+        err = xb @ w + b - yb
+        w, b = w - lr * 2 * xb.T @ err / len(xb), b - lr * 2 * float(err.mean())
+    return w.ravel(), b
+
+
+@pytest.mark.timeout(300)
+def test_estimator_strategies_on_one_machine_equal_the_run_without_and_numpy(tmp_path: Path) -> None:
+    script = write(tmp_path / "train_dist.py", ESTIMATOR_SCRIPT)
+    done = compat_run(script, timeout=280)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("RESULTS ")), None)
+    assert done.returncode == 0 and line is not None, done.stderr[-3000:]
+    results = json.loads(line.removeprefix("RESULTS "))
+    assert results["branch"] == "tf1"
+    plain = results["none"]
+    w, b = numpy_steps(6, 0.05)
+    np.testing.assert_allclose(plain["w"], w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(plain["b"], [b], rtol=1e-5, atol=1e-6)
+    assert (plain["step"], plain["checkpoint"], plain["export"]) == (6, "model.ckpt-6", True)
+    for name in ("contrib_one_device", "contrib_mirrored_num_gpus_0", "mirrored_local"):
+        got = results[name]
+        np.testing.assert_allclose(got["w"] + got["b"], plain["w"] + plain["b"], rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose([got["loss"], got["mae"]], [plain["loss"], plain["mae"]], rtol=1e-6)
+        assert (got["step"], got["checkpoint"], got["export"]) == (6, "model.ckpt-6", True)
+    assert results["multi_worker"].startswith("LegacyAPIError: RunConfig(train_distribute=...): multi-worker")
+    assert "MultiWorkerMirroredStrategy" in results["multi_worker"]
+
+
+HOOK_SCRIPT = '''
+import json, sys
+import numpy as np
+import tensorflow as tf
+v1 = tf.compat.v1
+v1.disable_v2_behavior()
+from tensorflow.core.framework import summary_pb2
+
+
+def build():
+    rng = np.random.RandomState(0)
+    x = tf.constant(rng.standard_normal((2, 3, 8, 8)).astype(np.float32))
+    w = tf.constant(rng.standard_normal((3, 3, 3, 4)).astype(np.float32))
+    xh = tf.transpose(x, [0, 2, 3, 1])
+    nchw = [tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", data_format="NCHW"),
+            v1.nn.max_pool(x, [1, 1, 2, 2], [1, 1, 2, 2], "VALID", data_format="NCHW"),
+            v1.nn.avg_pool(x, [1, 1, 2, 2], [1, 1, 2, 2], "VALID", data_format="NCHW")]
+    nchw += tf.gradients(tf.reduce_sum(tf.square(nchw[0])), [x, w])
+    nhwc = [tf.nn.conv2d(xh, w, [1, 1, 1, 1], "SAME"), v1.nn.max_pool(xh, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+            v1.nn.avg_pool(xh, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")]
+    nhwc += tf.gradients(tf.reduce_sum(tf.square(nhwc[0])), [x, w])
+    with v1.name_scope("Loss"):
+        cost = tf.reduce_mean(x)
+    return nchw, nhwc, v1.summary.scalar("loss", cost)
+
+
+def run_all(outcome):
+    with tf.Graph().as_default(), v1.Session() as sess:
+        nchw, nhwc, summary = build()
+        tag = summary_pb2.Summary.FromString(sess.run(summary)).value[0].tag
+        try:
+            got, want = sess.run([nchw, nhwc])
+        except Exception as error:
+            outcome["nchw"] = type(error).__name__
+        else:
+            outcome["nchw"] = max(float(np.abs((g.transpose(0, 2, 3, 1) if g.ndim == 4 and i < 3 else g) - r).max())
+                                  for i, (g, r) in enumerate(zip(got, want)))
+    try:
+        read = v1.gfile.FastGFile(sys.argv[1], "r").read()
+        outcome["gfile"] = read.hex() if isinstance(read, bytes) else "str"
+    except UnicodeDecodeError:
+        outcome["gfile"] = "UnicodeDecodeError"
+    outcome["tag"] = tag
+    return outcome
+
+
+before = run_all({})
+from compat.surfaces import Context, by_name
+undo = by_name("tf1_behaviour").after_tensorflow(Context(scope=None, helpers=None))
+after = run_all({})
+undo()
+print("RESULTS " + json.dumps({"before": before, "after": after, "undone": run_all({})}))
+'''
+
+
+@pytest.mark.timeout(200)
+def test_without_onednn_nchw_fails_and_the_hook_gives_nhwc_values_gfile_bytes_and_tf1_tags(tmp_path: Path) -> None:
+    jpeg = tmp_path / "cat.jpg"
+    jpeg.write_bytes(bytes([0xFF, 0xD8, 0xFF, 0xE0]) + bytes(range(128, 160)))
+    script = write(tmp_path / "hook.py", HOOK_SCRIPT)
+    env = dict(quiet_env(), TF_ENABLE_ONEDNN_OPTS="0", PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    done = subprocess.run([sys.executable, str(script), str(jpeg)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=180, check=False)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("RESULTS ")), None)
+    assert done.returncode == 0 and line is not None, done.stderr[-3000:]
+    results = json.loads(line.removeprefix("RESULTS "))
+    failed = {"nchw": results["before"]["nchw"], "gfile": "UnicodeDecodeError", "tag": "loss_1"}
+    assert results["before"]["nchw"] in {"UnimplementedError", "InvalidArgumentError"}
+    assert results["before"] == failed and results["undone"] == failed
+    after = results["after"]
+    assert after["gfile"] == jpeg.read_bytes().hex() and after["tag"] == "loss"
+    assert after["nchw"] < 1e-4
