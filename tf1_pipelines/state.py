@@ -17,7 +17,8 @@ written under a temporary name and renamed when complete.
 The data's fingerprint (:func:`data_fingerprint`): for every array the pipeline
 holds, its shape, dtype and SHA-256; for every file it reads (and every file
 under a folder it reads), its size and a digest of its content
-(:func:`tf1_pipelines.records.manifest.fingerprint`). A state restored into a
+(:func:`tf1_pipelines.records.manifest.edge_fingerprint`: the size and both ends,
+so a save stays cheap over gigabytes of records). A state restored into a
 pipeline over other data is refused with a ConfigError naming the difference
 (a saved position means nothing in other data). A state whose files are
 truncated or corrupt is a DataError naming the file, never ``EndOfData`` and
@@ -43,7 +44,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
-from tf1_pipelines.records.manifest import fingerprint
+from tf1_pipelines.records.manifest import edge_fingerprint
 from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
 
 tf1 = tf.compat.v1
@@ -172,7 +173,7 @@ def data_fingerprint(pipeline: Any) -> dict[str, Any]:
         for path in _paths_in(value):
             for file in _files_under(path):
                 if len(files) < MAX_FINGERPRINT_FILES and file not in files:
-                    files[file] = fingerprint(file)
+                    files[file] = edge_fingerprint(file)
     return {"arrays": arrays, "files": files}
 
 

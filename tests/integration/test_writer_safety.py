@@ -414,4 +414,4 @@ def test_folder_lock_excludes_another_process_with_a_bounded_wait(tmp_path: Path
         assert 0.3 < waited < 30
     finally:
         holder.wait(timeout=30)
-    assert os.listdir(folder) == [".lock"]
+    assert os.listdir(folder) == []

@@ -9,13 +9,15 @@ The data home is ``$TF1_PIPELINES_DATA`` or ``~/.cache/tf1_pipelines``
 * record caches of folders (``div2k_records``, ``voc_records``): one sub-folder per
   source folder, named by a hash of its files' paths, sizes and modification times
   and of the options (patch size, shard count), so an edited folder gets a new one
-  on next use; the old one stays until cleared.
+  on next use; the old one stays until cleared. A folder that a failed build
+  left empty (a full disk) is no entry: not listed, and removed by ``clear``.
 
 ``python -m tf1_pipelines cache list`` shows them, ``cache clear`` removes them.
 Clearing removes only files the cache wrote: those listed, with their present
 size and digest, in the manifest of their entry
-(:mod:`tf1_pipelines.records.manifest`), the empty ``.lock`` files of record
-caches, and the ``.partial-*`` folders an interrupted build leaves when they
+(:mod:`tf1_pipelines.records.manifest`), the lock files of record caches that
+no build holds (``.tf1_pipelines.lock`` naming a dead holder; an empty ``.lock``
+of earlier versions, never one with content), and the ``.partial-*`` folders an interrupted build leaves when they
 carry the build's marker. A file of the user's inside an entry stays (and with
 it its folders); nothing else the data home holds is touched. The data home
 itself must be a folder this project made (``sample_data.data_home``). Each pipeline package declares its
@@ -31,8 +33,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tf1_pipelines.data.sample_data import PARTIAL_MARKER, DataHomeError, data_home
-from tf1_pipelines.records import manifest
-from tf1_pipelines.records.folder_lock import LOCK_NAME
+from tf1_pipelines.records import folder_lock, manifest
+from tf1_pipelines.records.disk_full import human_bytes as human_size
+from tf1_pipelines.records.folder_lock import LEGACY_LOCK_NAME, LOCK_NAME
 from tf1_pipelines.registry import cache_folders
 
 #: A record cache's sub-folder: the first 16 hex digits of a SHA-1.
@@ -87,8 +90,33 @@ def _owned(home: str) -> Iterator[tuple[str, str]]:
             continue
         for key in sorted(os.listdir(folder)):
             path = os.path.join(folder, key)
-            if _KEY.match(key) and os.path.isdir(path):
+            if _KEY.match(key) and os.path.isdir(path) and not _half_made(path):
                 yield path, description
+
+
+def _half_made(entry: str) -> bool:
+    """True for a record cache's folder that a failed build left with nothing but
+    the lock files of earlier versions, while no build holds it: not an entry;
+    :func:`clear` removes it."""
+    names = set(os.listdir(entry))
+    return names <= {LEGACY_LOCK_NAME, LOCK_NAME} and all(
+        _cache_wrote(entry, os.path.join(entry, name), {}) for name in names) and \
+        folder_lock.is_free(entry)
+
+
+def _remove_half_made(home: str) -> None:
+    """Remove the record caches' folders a failed build left (see :func:`_half_made`)."""
+    for name in cache_folders()[1]:
+        folder = os.path.join(home, name)
+        if not os.path.isdir(folder):
+            continue
+        for key in sorted(os.listdir(folder)):
+            path = os.path.join(folder, key)
+            if _KEY.match(key) and os.path.isdir(path) and not os.path.islink(path) \
+                    and _half_made(path):
+                for leftover in os.listdir(path):
+                    os.remove(os.path.join(path, leftover))
+                os.rmdir(path)
 
 
 def entries(home: str | None = None) -> list[Entry]:
@@ -102,13 +130,17 @@ def _cache_wrote(entry: str, path: str, manifests: dict[str, dict[str, dict[str,
     """True if the file ``path`` under ``entry`` is one the cache wrote: listed (with
     its present size and digest) in the manifest of its folder or of any folder
     above it up to ``entry`` (a built data set records its whole tree at its top;
-    an export, its own folder), or an empty ``.lock`` of
-    :func:`~tf1_pipelines.records.folder_lock.folder_lock`. ``manifests`` caches
-    the manifests read, by folder."""
+    an export, its own folder), the lock file of
+    :func:`~tf1_pipelines.records.folder_lock.folder_lock` when it names a holder
+    in its own words and nobody holds the folder, or an empty ``.lock`` (the lock
+    file of earlier versions; one with content is someone else's). ``manifests``
+    caches the manifests read, by folder."""
     if os.path.islink(path):
         return False
-    if os.path.basename(path) == LOCK_NAME and os.path.getsize(path) == 0:
-        return True
+    if os.path.basename(path) == LEGACY_LOCK_NAME:  # earlier versions' lock: always empty
+        return os.path.getsize(path) == 0
+    if os.path.basename(path) == LOCK_NAME:  # names a holder that died, or is empty
+        return folder_lock.is_our_free_lock_file(path)
     folder = os.path.dirname(path)
     while True:
         if folder not in manifests:
@@ -163,6 +195,7 @@ def clear(home: str | None = None) -> list[Entry]:
     home = data_home() if home is None else home
     removed = entries(home)
     kept_files.clear()
+    _remove_half_made(home)
     for entry in removed:
         if _PARTIAL.match(os.path.basename(entry.path)):
             _clear_partial(entry.path)
@@ -177,18 +210,6 @@ def clear(home: str | None = None) -> list[Entry]:
 
 #: The files the last :func:`clear` kept because the cache did not write them.
 kept_files: list[str] = []
-
-
-def human_size(count: int) -> str:
-    """``count`` bytes as e.g. '3.2 MB'."""
-    if count < 1000:
-        return f"{count} B"
-    value = count / 1000
-    for unit in ("kB", "MB"):
-        if value < 1000:
-            return f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} GB"
 
 
 def report(found: list[Entry], home: str, verb: str = "") -> str:

@@ -126,8 +126,10 @@ def build_folder_atomically(dest: str, fill: Callable[[str], object]) -> str:
     The temporary folder (``.partial-*``) carries :data:`PARTIAL_MARKER` from its
     creation, and the finished folder a manifest of every file ``fill`` wrote
     (:func:`tf1_pipelines.records.manifest.record_tree`), so ``cache clear``
-    removes exactly these files."""
-    from tf1_pipelines.records.manifest import record_tree  # no TensorFlow: a plain module
+    removes exactly these files. A full disk is an OSError (ENOSPC) of one line
+    naming the folder and what was written; nothing of the build stays."""
+    from tf1_pipelines.records.disk_full import disk_full, is_disk_full  # no TensorFlow
+    from tf1_pipelines.records.manifest import record_tree
 
     if os.path.isdir(dest):
         return dest
@@ -141,12 +143,26 @@ def build_folder_atomically(dest: str, fill: Callable[[str], object]) -> str:
         os.remove(os.path.join(tmp, PARTIAL_MARKER))
         record_tree(tmp)
         os.replace(tmp, dest)
-    except OSError:
-        if not os.path.isdir(dest):  # lost a race with another process: theirs is complete
-            raise
+    except OSError as exc:
+        if os.path.isdir(dest):  # lost a race with another process: theirs is complete
+            return dest
+        if is_disk_full(exc):
+            raise disk_full(parent, _bytes_under(tmp), exc) from exc
+        raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return dest
+
+
+def _bytes_under(folder: str) -> int:
+    """Bytes of the regular files under ``folder`` (what a failed build had written)."""
+    total = 0
+    for root, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                total += os.path.getsize(path)
+    return total
 
 
 def write_div2k_like(dest: str, names: Sequence[str] = DIV2K_LIKE) -> list[str]:

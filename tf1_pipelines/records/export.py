@@ -9,7 +9,9 @@ A writer that fills a folder (``data%d.tfrecords``, ``<subset>-%05d-of-%05d``,
   that the matching reader would read as data but that this scheme did not
   write (a user's ``data_val.tfrecords`` beside ``data0.tfrecords`` would be
   read as training data) - such a file is never deleted;
-* writes every file as ``<name>.partial`` and publishes them all at the end
+* holds the folder's lock from its checks to the end (a second writer of the
+  folder is refused, naming the process writing it);
+* writes every file under a temporary name and publishes them all at the end
   (:class:`~tf1_pipelines.records.writer.AtomicRecordWriters`: on any failure,
   interrupt or SIGTERM included, nothing is published and the earlier export
   stays as it was);
@@ -37,8 +39,8 @@ from dataclasses import dataclass
 import tensorflow as tf
 
 from tf1_pipelines.errors import DataError
-from tf1_pipelines.records import manifest
-from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
+from tf1_pipelines.records import folder_lock, manifest
+from tf1_pipelines.records.writer import LOCK_TIMEOUT, PARTIAL_SUFFIX, AtomicRecordWriters
 
 
 @dataclass(frozen=True)
@@ -150,22 +152,45 @@ class FolderExport(AtomicRecordWriters):
 
     def __init__(self, folder: str | os.PathLike[str], scheme: ExportScheme,
                  names: Sequence[str], options: tf.io.TFRecordOptions | None = None,
-                 also_writes: Sequence[str] = (), force: bool = False) -> None:
+                 also_writes: Sequence[str] = (), force: bool = False,
+                 lock_timeout: float = LOCK_TIMEOUT) -> None:
         self.folder = prepare_folder(folder)
         self.scheme = scheme
         self.force = bool(force)
+        self.removed: list[str] = []
         wrong = [name for name in names if not scheme.owns(name)]
         if wrong:
             raise ValueError(f"{wrong[0]!r} is not a name of the {scheme.description} scheme")
-        check_no_foreign_data(self.folder, scheme)
-        check_in_the_way(self.folder, scheme, also_writes, self.force)
-        super().__init__([os.path.join(self.folder, name) for name in names], options)
-        self.removed: list[str] = []
+        # The folder is ours from the checks to the stale files' removal after publishing.
+        self._folder_lock: str | None = folder_lock.acquire(self.folder, lock_timeout)
+        try:
+            check_no_foreign_data(self.folder, scheme)
+            check_in_the_way(self.folder, scheme, also_writes, self.force)
+            super().__init__([os.path.join(self.folder, name) for name in names], options,
+                             lock_timeout)
+        except BaseException:
+            self._release_folder()
+            raise
+
+    def _release_folder(self) -> None:
+        if self._folder_lock is not None:
+            path, self._folder_lock = self._folder_lock, None
+            folder_lock.release(path)
 
     def commit(self) -> list[str]:
         """Publish every file, record them in the folder's manifest, then remove the
         scheme's stale files. Returns the paths."""
-        published = super().commit()
-        manifest.record(self.folder, published)
-        self.removed = remove_stale(self.folder, self.scheme, published, self.force)
+        try:
+            published = super().commit()
+            manifest.record(self.folder, published)
+            self.removed = remove_stale(self.folder, self.scheme, published, self.force)
+        finally:
+            self._release_folder()
         return published
+
+    def abort(self) -> None:
+        """Remove every temporary file and give the folder back; nothing is published."""
+        try:
+            super().abort()
+        finally:
+            self._release_folder()

@@ -31,7 +31,7 @@ from tf1_pipelines.records.features import bytes_feature, example, int64_feature
 from tf1_pipelines.records.reader import iterate_records
 from tf1_pipelines.records.serialize import serialize
 from tf1_pipelines.records.verify import FeatureSpec, RecordSpec
-from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters
+from tf1_pipelines.records.writer import PARTIAL_SUFFIX, AtomicRecordWriters, temporary_name
 
 
 # ----------------------------------------------------------------------------- errors
@@ -159,7 +159,7 @@ def check_first_image_shape(shape: tuple[int, ...], path: str | None = None) -> 
 class TFRecordExporter:
     """Writes images into one TFRecord file per LOD, as the original tool does.
 
-    Files are written under temporary names (``*.tfrecords.partial``) and renamed
+    Files are written under temporary names (``.*.partial``) and renamed
     into place by :meth:`close` (or on leaving the ``with`` block normally); an
     exception in the ``with`` block, or :meth:`abort`, deletes them, so an
     interrupted export leaves no ``*.tfrecords``. Labels given to
@@ -289,7 +289,7 @@ class TFRecordExporter:
             rows = labels.shape[0] if labels.ndim else "no"
             raise DataError(f"labels have {rows} rows, but {self.cur_images} images were added; "
                             "add_labels needs one row per image", path=self.labels_path)
-        partial = self.labels_path + PARTIAL_SUFFIX
+        partial = temporary_name(self.labels_path)  # never a user's own file
         with open(partial, "wb") as f:
             np.save(f, labels.astype(np.float32))
         if self._closed:

@@ -1,0 +1,304 @@
+"""Reliability, round 3: one case per row of the hostile-use table, and the blind spots.
+
+Rows: two writers of one folder at once; ``save_state`` over a folder the user
+added to; a user's own ``*.partial`` where an export writes; a decompression bomb
+(and truncated or mislabelled images) in a data folder; the memory of pipelines
+built from arrays; a full disk under a writer or the cache. Blind spots: a
+same-size edit of an exported file (files over 2 MiB included) must make it "not
+ours"; ``cache clear`` must keep a ``.lock`` with content it did not write.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from tf1_pipelines.cli import cache
+from tf1_pipelines.errors import DataError
+from tf1_pipelines.pipelines.div2k_sr import write_patch_records
+from tf1_pipelines.pipelines.div2k_sr.records import verify_patch_records
+from tf1_pipelines.records import folder_lock, manifest
+from tf1_pipelines.records.writer import AtomicRecordWriters
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Relative path -> SHA-256 of every file under ``folder``."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def env() -> dict[str, str]:
+    return dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="-1",
+                PYTHONPATH=str(ROOT))
+
+
+def error_lines(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("error:")]
+
+
+@pytest.fixture(scope="module")
+def pngs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Two 32 x 32 RGB PNGs: 4 patches of 16 x 16 each on the seed's grid."""
+    folder = tmp_path_factory.mktemp("pngs")
+    rng = np.random.default_rng(3)
+    paths = []
+    for index in range(2):
+        path = folder / f"{index}.png"
+        Image.fromarray(rng.integers(0, 256, (32, 32, 3), dtype=np.uint8)).save(path)
+        paths.append(str(path))
+    return paths
+
+
+# ---------------------------------------------- row: two converts into one folder
+SLOW_CONVERT = """
+    import os, sys, time
+    from tf1_pipelines.pipelines.div2k_sr import records
+    real = records.read_rgb
+    go = sys.argv.pop(1)
+    def slow(path, min_size=1):
+        deadline = time.monotonic() + 120
+        while not os.path.exists(go) and time.monotonic() < deadline:
+            time.sleep(0.05)  # a big photograph: the second convert runs meanwhile
+        return real(path, min_size)
+    records.read_rgb = slow
+    from tf1_pipelines.__main__ import main
+    sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.timeout(240)
+def test_a_second_convert_into_a_folder_being_written_is_refused_naming_the_writer(
+        tmp_path: Path, pngs: list[str]) -> None:
+    out = tmp_path / "out"
+    args = ["convert", os.path.dirname(pngs[0]), str(out), "--tfrecord-num", "3",
+            "--patch-size", "16"]
+    go = tmp_path / "go"
+    first = subprocess.Popen([sys.executable, "-c", textwrap.dedent(SLOW_CONVERT), str(go), *args],
+                             env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 180
+        while folder_lock.holder_pid(folder_lock.lock_path(out)) != first.pid:
+            assert first.poll() is None, first.communicate()
+            assert time.monotonic() < deadline, "the first convert never took the folder"
+            time.sleep(0.05)
+        second = subprocess.run([sys.executable, "-m", "tf1_pipelines", *args], env=env(),
+                                capture_output=True, text=True, timeout=180, check=False)
+        go.write_text("")
+        out_first, err_first = first.communicate(timeout=180)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert second.returncode == 2 and "Traceback" not in second.stderr, second.stderr
+    [line] = error_lines(second.stderr)
+    assert f"being written by process {first.pid}" in line and str(out) in line
+    assert first.returncode == 0, err_first
+    assert "example number: 8" in out_first
+    records = sorted(str(p) for p in out.glob("data*.tfrecords"))
+    assert len(records) == 3 and verify_patch_records(records, 16) == 8  # none corrupt
+    assert sorted(p.name for p in out.iterdir()) == [
+        manifest.MANIFEST_NAME, "data0.tfrecords", "data1.tfrecords", "data2.tfrecords",
+        "sample_num.txt"]  # no lock file, no temporary file left
+
+
+@pytest.mark.timeout(60)
+def test_a_writer_waits_with_a_bound_and_a_dead_holder_is_stale(tmp_path: Path) -> None:
+    folder = tmp_path / "f"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom tf1_pipelines.records import folder_lock\n"
+         "folder_lock.acquire(sys.argv[1], 0)\nprint('held', flush=True)\ntime.sleep(60)",
+         str(folder)], env=env(), stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        with pytest.raises(folder_lock.FolderLockTimeout, match=f"process {holder.pid} after"):
+            AtomicRecordWriters([str(folder / "a.tfrecords")], lock_timeout=0.3)
+        assert 0.3 <= time.monotonic() - start < 10
+        assert folder_lock.stale_holder(folder) is None  # held: not stale
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+    assert folder_lock.stale_holder(folder) == holder.pid  # killed while holding
+    with AtomicRecordWriters([str(folder / "a.tfrecords")]) as writers:
+        writers.write(0, b"x")
+        assert folder_lock.holder_pid(folder_lock.lock_path(folder)) == os.getpid()
+    assert os.listdir(folder) == ["a.tfrecords"]  # no lock file, no manifest of its own
+
+
+# --------------------------------------------- row: a user's own *.partial file
+@pytest.mark.timeout(120)
+@settings(max_examples=6)
+@given(shards=st.integers(1, 3), content=st.binary(min_size=0, max_size=32))
+def test_convert_never_touches_a_users_partial_file(tmp_path_factory, pngs, fault_outcomes,
+                                                    shards, content) -> None:
+    out = tmp_path_factory.mktemp("out")
+    for index in range(shards):
+        (out / f"data{index}.tfrecords.partial").write_bytes(content + bytes([index]))
+    before = snapshot(out)
+    assert write_patch_records(pngs, str(out), 16, shards) == 8
+    fault_outcomes.record("round3 convert beside user .partial files", "ok")
+    after = snapshot(out)
+    assert {name: after[name] for name in before} == before  # every user file unchanged
+    assert sorted(set(after) - set(before)) == sorted(
+        [manifest.MANIFEST_NAME, "sample_num.txt"] + [f"data{i}.tfrecords" for i in range(shards)])
+
+
+@pytest.mark.timeout(60)
+def test_a_dead_writers_temporary_files_go_and_only_those(tmp_path: Path, pngs) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    left = ".data0.tfrecords.999999-0badc0de.partial"  # what a writer killed by SIGKILL left
+    (out / left).write_bytes(b"half a record")
+    (out / "data0.tfrecords.partial").write_bytes(b"the user's")
+    manifest.add_partials(str(out), [left], 999999)
+    write_patch_records(pngs, str(out), 16, 1)
+    assert not (out / left).exists()
+    assert (out / "data0.tfrecords.partial").read_bytes() == b"the user's"
+    listed = json.loads((out / manifest.MANIFEST_NAME).read_text())
+    assert "partial" not in listed and sorted(listed["files"]) == ["data0.tfrecords",
+                                                                    "sample_num.txt"]
+
+
+# ------------------------------------------- blind spot: a same-size edit is not ours
+@pytest.mark.timeout(120)
+@settings(max_examples=8)
+@given(size=st.sampled_from([1, 100, (1 << 20) + 3, (2 << 20) + 1, 5 << 20]),
+       where=st.floats(0, 1, exclude_max=True), seed=st.integers(0, 2**32 - 1))
+def test_a_same_size_edit_anywhere_makes_a_file_not_ours(tmp_path_factory, size, where,
+                                                         seed) -> None:
+    folder = tmp_path_factory.mktemp("m")
+    path = folder / "data0.tfrecords"
+    data = bytearray(np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8).tobytes())
+    path.write_bytes(bytes(data))
+    manifest.record(str(folder), [str(path)])
+    recorded = manifest.load(str(folder))["data0.tfrecords"]
+    assert recorded == {"size": size, "sha256": hashlib.sha256(bytes(data)).hexdigest()}
+    assert manifest.is_ours(str(folder), "data0.tfrecords")
+    offset = int(where * size)
+    data[offset] ^= 0xFF
+    path.write_bytes(bytes(data))  # same size, one byte changed (the middle of 5 MiB too)
+    assert not manifest.is_ours(str(folder), "data0.tfrecords")
+    with pytest.raises(DataError, match="not written by this project"):
+        manifest.check_ours(str(folder), ["data0.tfrecords"], "overwrite")
+
+
+@pytest.mark.timeout(60)
+def test_a_version_1_manifest_is_still_read_with_its_edge_digests(tmp_path: Path) -> None:
+    path = tmp_path / "data0.tfrecords"
+    path.write_bytes(b"r" * (3 << 20))
+    old = manifest.edge_fingerprint(str(path))
+    (tmp_path / manifest.MANIFEST_NAME).write_text(
+        json.dumps({"version": 1, "files": {"data0.tfrecords": old}}))
+    assert manifest.is_ours(str(tmp_path), "data0.tfrecords")
+    path.write_bytes(b"r" * ((3 << 20) - 1) + b"x")  # the end changed: no longer ours
+    assert not manifest.is_ours(str(tmp_path), "data0.tfrecords")
+
+
+# ------------------------------- blind spot: cache clear and the .lock files it finds
+@pytest.mark.timeout(60)
+def test_cache_clear_keeps_a_lock_file_with_content_it_did_not_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TF1_PIPELINES_DATA", str(tmp_path / "home"))
+    home = cache.data_home()
+    entries = [os.path.join(home, "div2k_records", key) for key in ("a" * 16, "b" * 16, "c" * 16)]
+    for entry in entries:
+        os.makedirs(entry)
+        Path(entry, "data0.tfrecords").write_bytes(b"records")
+        manifest.record(entry, [os.path.join(entry, "data0.tfrecords")])
+    Path(entries[0], ".lock").write_text("my notes\n")           # the user's
+    Path(entries[1], ".lock").write_bytes(b"")                    # an earlier version's
+    Path(entries[2], folder_lock.LOCK_NAME).write_text(           # a holder that died
+        "tf1_pipelines folder lock, pid 999999\n")
+    Path(entries[2], "keep.lock").write_text("mine")
+    cache.clear(home)
+    assert Path(entries[0], ".lock").read_text() == "my notes\n"
+    assert cache.kept_files == [os.path.join(entries[0], ".lock"),
+                                os.path.join(entries[2], "keep.lock")]
+    assert not os.path.exists(entries[1])
+    assert os.listdir(entries[2]) == ["keep.lock"]
+
+
+# ------------------------------------------------------- row: a full disk
+def _disk_full_writer(after: int):
+    """A TFRecordWriter whose ``after``-th write fails as a full disk does."""
+    import tensorflow as tf
+
+    real = tf.io.TFRecordWriter
+
+    class Full(real):  # type: ignore[misc, valid-type]
+        writes = 0
+
+        def write(self, record: bytes) -> None:
+            Full.writes += 1
+            if Full.writes > after:
+                raise tf.errors.ResourceExhaustedError(None, None, "No space left on device")
+            super().write(record)
+    return Full
+
+
+@pytest.mark.timeout(120)
+@settings(max_examples=5)
+@given(after=st.integers(0, 7))
+def test_a_full_disk_is_one_line_naming_the_folder_and_leaves_nothing(
+        tmp_path_factory, pngs, fault_outcomes, after) -> None:
+    import tensorflow as tf
+
+    out = tmp_path_factory.mktemp("out")
+    (out / "notes.txt").write_text("the user's own")
+    before = snapshot(out)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tf.io, "TFRecordWriter", _disk_full_writer(after))
+        with pytest.raises(OSError) as caught:
+            write_patch_records(pngs, str(out), 16, 2)
+    fault_outcomes.record("round3 full disk", caught.value)
+    assert caught.value.errno == errno.ENOSPC
+    message = str(caught.value)
+    assert "\n" not in message and repr(str(out)) in message
+    assert "needed more than the" in message and "free now" in message
+    assert snapshot(out) == before and sorted(os.listdir(out)) == ["notes.txt"]
+
+
+@pytest.mark.timeout(180)
+def test_a_cache_build_on_a_full_disk_leaves_no_listed_entry(
+        tmp_path: Path, pngs, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tensorflow as tf
+
+    from tf1_pipelines.cli.cli_errors import run_reporting_errors
+    from tf1_pipelines.pipelines.div2k_sr.records import cached_records
+
+    monkeypatch.setenv("TF1_PIPELINES_DATA", str(tmp_path / "home"))
+    monkeypatch.setattr(tf.io, "TFRecordWriter", _disk_full_writer(3))
+    home = cache.data_home()
+    assert run_reporting_errors(lambda: cached_records(os.path.dirname(pngs[0]), 16, 2)) == 2
+    assert cache.entries(home) == []  # not "1 files, 0 B"
+    assert cache.clear(home) == []
+    assert os.listdir(home) == [".tf1_pipelines-data-home"]  # the half-made folder went too
+
+
+@pytest.mark.timeout(60)
+def test_a_data_set_build_on_a_full_disk_names_the_folder(tmp_path: Path) -> None:
+    from tf1_pipelines.data.sample_data import build_folder_atomically
+
+    def fill(folder: str) -> None:
+        Path(folder, "0001.png").write_bytes(b"x" * 5000)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    dest = tmp_path / "home" / "div2k_like"
+    with pytest.raises(OSError) as caught:
+        build_folder_atomically(str(dest), fill)
+    assert caught.value.errno == errno.ENOSPC
+    assert repr(str(tmp_path / "home")) in str(caught.value) and "5.0 kB" in str(caught.value)
+    assert os.listdir(tmp_path / "home") == []
