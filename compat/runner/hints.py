@@ -5,9 +5,10 @@ prints one more line, ``compat: FILE:LINE: ...``, if the failure is one of the
 constructs below; each says what to do. :func:`hint_for` tries them in order.
 Importing this module imports nothing heavy.
 
-* a binary file read in text mode (``tf.gfile.FastGFile(jpeg, 'r').read()``,
-  ``open(path).read()``) in a module the runner reads as Python 3: Python 2 read
-  bytes there, so ``--py2`` runs it (or open the file with ``'rb'``);
+* a binary file read in text mode (``open(path).read()``) in a module the runner
+  reads as Python 3: Python 2 read bytes there, so ``--py2`` runs it (or open the
+  file with ``'rb'``); ``tf.gfile`` text reads return the bytes instead of raising
+  (TF <= 1.0's behaviour, :mod:`compat.tf1_behaviour.gfile`), so this is ``open``'s;
 * TF2-style eager code in the TF1 script: iterating a ``tf.data.Dataset`` in
   Python, ``tensor.numpy()``; the runner runs TF1 graph mode;
 * TensorFlow 2's own module reached around the runner
@@ -35,7 +36,8 @@ Recogniser = Callable[[BaseException], "str | None"]
 def _binary_read_as_text(exc: BaseException) -> str | None:
     if not isinstance(exc, UnicodeDecodeError):
         return None
-    return ("a binary file was read in text mode ('r'): under Python 2 that read the file's bytes. "
+    return ("a binary file was read in text mode ('r'): under Python 2 that read the file's bytes "
+            "(tf.gfile text reads give the bytes under the runner, as TF <= 1.0 did; open() does not). "
             "If this code was written for Python 2, run it with `python -m compat run --py2 SCRIPT` "
             "(every local module is then Python 2); otherwise open the file with 'rb'")
 

@@ -72,9 +72,6 @@ WARNINGS: tuple[Warned, ...] = (
            "RNN cells name their variables kernel/bias since TensorFlow 1.2 (weights/biases before): a checkpoint "
            "written by TF <= 1.1 does not restore into them; rename its variables "
            "(TF 1.x's tf.contrib.rnn checkpoint_convert did) or build a name map for tf.train.Saver"),
-    Warned(("image.decode_jpeg", "image.decode_image"), "TensorFlow 2.x (libjpeg-turbo updates)",
-           "JPEG decoding uses today's libjpeg-turbo; pixel values may differ from TF 1.x's by a few grey levels "
-           "with the default dct_method (use dct_method='INTEGER_ACCURATE' where exact values matter)"),
 )
 
 
