@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _usage_error("check: give exactly one script")
     drop_tensorflow_startup_lines()  # classifying tf.x.y imports TensorFlow: its start-up log is noise here
     from compat.checker import check
-    from compat.runner import legacy_keras
+    from compat.keras2 import legacy_keras
     legacy_keras.select_legacy_keras()  # classify tf.layers / tf.keras as the runner will see them
     return check.main(rest[0], python2=python2)
 

@@ -36,19 +36,23 @@ from pathlib import Path
 
 from compat import contrib as contrib_bridges
 from compat import rules
-from compat.checker import fallbacks, keras1_uses, matplotlib_uses, pydata_uses
+from compat.checker import fallbacks
 from compat.contrib import slim as slim_bridge
 from compat.runner import rewrite
 from compat.scipy_legacy import removed as scipy_removed
+from compat.surfaces import all_surfaces, as_use
 from compat.tf1 import namespace as tf1
 
 __all__ = ["HANDLED", "STATUSES", "Finding", "Report", "check_script", "main"]
 
 #: Report statuses, in the order the summary lists them.
-STATUSES: tuple[str, ...] = ("rewritten", "bridged", "compat.v1", "fallback", "conditional", "unsupported")
+STATUSES: tuple[str, ...] = ("rewritten", "bridged", "compat.v1", "fallback", "conditional", "warning",
+                              "unsupported")
 #: The statuses that do not fail the check: the runner handles the construct, the
-#: script's own alternative runs, or it runs only under an option of the script.
-HANDLED = frozenset(STATUSES[:5])
+#: script's own alternative runs, it runs only under an option of the script, or it
+#: runs but behaves as today's library does, not as the old one (``warning``: the
+#: action names the release that changed it).
+HANDLED = frozenset(STATUSES[:6])
 
 @dataclass(frozen=True)
 class Finding:
@@ -132,6 +136,8 @@ class Report:
             parts.append(f"{self.count('fallback')} fallback (the script's own alternative runs)")
         if self.count("conditional"):
             parts.append(f"{self.count('conditional')} conditional (fail only when an option selects them)")
+        if self.count("warning"):
+            parts.append(f"{self.count('warning')} warning (run, but as today's release behaves)")
         return (f"{len(self.findings)} legacy constructs in {len(self.files)} file(s): "
                 f"{', '.join(parts)}; {len(self.unsupported)} cannot be handled.")
 
@@ -294,15 +300,12 @@ class _ModuleChecker(ast.NodeVisitor):
                                          getattr(node, "col_offset", 0), construct, status, action))
 
     def visit_Module(self, node: ast.Module) -> None:
-        # Removed Matplotlib names and arguments: the runner provides them (compat.matplotlib_legacy).
-        for found, construct, action in matplotlib_uses.bridged_uses(node):
-            self._add(found, construct, ("bridged", action))
-        # Keras 1 arguments and names: the served standalone `keras` converts them (compat.keras2).
-        for found, construct, action in keras1_uses.bridged_uses(node):
-            self._add(found, construct, ("bridged", action))
-        # Removed scikit-learn and pandas names and arguments (compat.pydata_legacy).
-        for found, construct, action in pydata_uses.bridged_uses(node):
-            self._add(found, construct, ("bridged", action))
+        # What each legacy surface reports for this module (Matplotlib's, Keras 1's, scikit-learn's
+        # and pandas' removed names and arguments, ...: compat.surfaces).
+        for surface in all_surfaces():
+            if surface.uses is not None:
+                for use in map(as_use, surface.uses(node)):
+                    self._add(use.node, use.construct, (use.status, use.action))
         self.generic_visit(node)
 
     # -- imports -------------------------------------------------------------
@@ -567,10 +570,17 @@ def check_script(script: Path, python2: bool = False) -> Report:
 
 def main(script: str, python2: bool = False) -> int:
     """Print the report for ``script``; 0 if everything is handled, 1 if not, 2 if no such file."""
+    if Path(script).is_dir():
+        print(f"compat: cannot check {script}: it is a directory, not a script (name the .py file in it)",
+              file=sys.stderr)
+        return rules.EXIT_USAGE
     try:
         report = check_script(Path(script), python2)
     except FileNotFoundError:
         print(f"compat: cannot check {script}: no such file", file=sys.stderr)
+        return rules.EXIT_USAGE
+    except SyntaxError as err:  # not text at all (random bytes): name the file
+        print(f"compat: cannot check {script}: {err.msg}", file=sys.stderr)
         return rules.EXIT_USAGE
     print(report.format())
     return 0 if report.ok else 1

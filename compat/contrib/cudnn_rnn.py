@@ -15,7 +15,6 @@ Imported only when a script touches ``tf.contrib.cudnn_rnn``.
 """
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import tensorflow as tf
@@ -46,22 +45,9 @@ REFUSED: dict[str, str] = {
                     "(the plain-RNN CuDNN layers are not provided)",
 }
 
-#: The modules of TF 1.15's source tree under ``tensorflow/contrib/cudnn_rnn/``
-#: (``from tensorflow.contrib.cudnn_rnn.python.ops import python``): each is this module, which holds their names.
-SOURCE_MODULES = frozenset({"cudnn_rnn", "cudnn_rnn_ops", "layers", "ops", "python"})
-
-_refuse = refusing_getattr("cudnn_rnn", REFUSED)
-
-
-def __getattr__(name: str) -> Any:
-    """A source-tree module name gives this module; a refused name raises with its replacement."""
-    if name in SOURCE_MODULES:
-        return sys.modules[__name__]
-    return _refuse(name)
-
-#: A package with no files: TF 1.x's deep paths (``tensorflow.contrib.cudnn_rnn.python.ops...``) are served
-#: this module by the runner's finder, which needs the parent to be a package.
-__path__: list[str] = []
+# TF 1.x's source paths below this module (``tensorflow.contrib.cudnn_rnn.python.ops...``) are served
+# this module's names by the runner (compat.surfaces.modules.source_path_module).
+__getattr__ = refusing_getattr("cudnn_rnn", REFUSED)
 
 
 class CudnnCompatibleLSTMCell(LSTMBlockCell):

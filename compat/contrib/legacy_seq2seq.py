@@ -17,7 +17,6 @@ which is what bucketed models (:func:`model_with_buckets`) need anyway.
 from __future__ import annotations
 
 import copy
-import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -37,22 +36,9 @@ __all__ = [
 
 REFUSED: dict[str, str] = {}
 
-#: The modules of TF 1.15's source tree under ``tensorflow/contrib/legacy_seq2seq/``
-#: (``from tensorflow.contrib.legacy_seq2seq.python.ops import seq2seq``): each is this module, which holds their names.
-SOURCE_MODULES = frozenset({"ops", "python", "seq2seq"})
-
-_refuse = refusing_getattr("legacy_seq2seq", REFUSED)
-
-
-def __getattr__(name: str) -> Any:
-    """A source-tree module name gives this module; a refused name raises with its replacement."""
-    if name in SOURCE_MODULES:
-        return sys.modules[__name__]
-    return _refuse(name)
-
-#: A package with no files: TF 1.x's deep paths (``tensorflow.contrib.legacy_seq2seq.python.ops...``) are served
-#: this module by the runner's finder, which needs the parent to be a package.
-__path__: list[str] = []
+# TF 1.x's source paths below this module (``tensorflow.contrib.legacy_seq2seq.python.ops...``) are served
+# this module's names by the runner (compat.surfaces.modules.source_path_module).
+__getattr__ = refusing_getattr("legacy_seq2seq", REFUSED)
 
 _ENCODER_COPIES: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
 

@@ -16,7 +16,6 @@ This module imports TensorFlow: it is imported only when a script touches ``tf.c
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -92,25 +91,9 @@ REFUSED: dict[str, str] = {
     "PhasedLSTMCell": "tf.contrib.rnn.LSTMCell (phased LSTMs are not provided)",
 }
 
-#: The modules of TF 1.15's source tree under ``tensorflow/contrib/rnn/``
-#: (``from tensorflow.contrib.rnn.python.ops import rnn_cell``): each is this module, which holds their names.
-SOURCE_MODULES = frozenset({
-    "core_rnn_cell", "core_rnn_cell_impl", "fused_rnn_cell", "gru_ops",
-    "lstm_ops", "ops", "python", "rnn", "rnn_cell",
-})
-
-_refuse = refusing_getattr("rnn", REFUSED)
-
-
-def __getattr__(name: str) -> Any:
-    """A source-tree module name gives this module; a refused name raises with its replacement."""
-    if name in SOURCE_MODULES:
-        return sys.modules[__name__]
-    return _refuse(name)
-
-#: A package with no files: TF 1.x's deep paths (``tensorflow.contrib.rnn.python.ops...``) are served
-#: this module by the runner's finder, which needs the parent to be a package.
-__path__: list[str] = []
+# TF 1.x's source paths below this module (``tensorflow.contrib.rnn.python.ops...``) are served
+# this module's names by the runner (compat.surfaces.modules.source_path_module).
+__getattr__ = refusing_getattr("rnn", REFUSED)
 
 
 def transpose_batch_time(x: tf.Tensor) -> tf.Tensor:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import abc
 import collections
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -51,25 +50,9 @@ __all__ = [
 
 REFUSED: dict[str, str] = {}
 
-#: The modules of TF 1.15's source tree under ``tensorflow/contrib/seq2seq/``
-#: (``from tensorflow.contrib.seq2seq.python.ops import helper``): each is this module, which holds their names.
-SOURCE_MODULES = frozenset({
-    "attention_wrapper", "basic_decoder", "beam_search_decoder", "beam_search_ops",
-    "decoder", "helper", "loss", "ops", "python",
-})
-
-_refuse = refusing_getattr("seq2seq", REFUSED)
-
-
-def __getattr__(name: str) -> Any:
-    """A source-tree module name gives this module; a refused name raises with its replacement."""
-    if name in SOURCE_MODULES:
-        return sys.modules[__name__]
-    return _refuse(name)
-
-#: A package with no files: TF 1.x's deep paths (``tensorflow.contrib.seq2seq.python.ops...``) are served
-#: this module by the runner's finder, which needs the parent to be a package.
-__path__: list[str] = []
+# TF 1.x's source paths below this module (``tensorflow.contrib.seq2seq.python.ops...``) are served
+# this module's names by the runner (compat.surfaces.modules.source_path_module).
+__getattr__ = refusing_getattr("seq2seq", REFUSED)
 
 
 # ------------------------------------------------------------------ small functions

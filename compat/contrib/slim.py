@@ -50,7 +50,7 @@ from compat.contrib import _slim_extras, hparams
 
 # Served by name here; the tables are compat.rules'.
 from compat.rules import DEEP_MODULES, EMPTY_PACKAGES, FACADES, FacadeSpec
-from compat.runner.modules import ModuleObjectLoader, new_module
+from compat.surfaces.modules import ModuleObjectLoader, new_module
 
 __all__ = [
     "DEEP_MODULES",
@@ -398,8 +398,9 @@ class ContribFinder(importlib.abc.MetaPathFinder):
             self.bridge.parent_attributes.append((parent, child, module))
 
 
-def install() -> SlimBridge:
-    """Put a :class:`ContribFinder` first on ``sys.meta_path`` (this process only).
+def install(insert: bool = True) -> SlimBridge:
+    """Make a :class:`ContribFinder` and put it first on ``sys.meta_path`` (this process only;
+    ``insert=False`` leaves placing it to the caller: the runner orders the surfaces' finders).
 
     Returns the :class:`SlimBridge`, whose ``uninstall`` undoes it. TensorFlow
     and ``tf_slim`` are not imported here; the gaps are supplied when
@@ -408,7 +409,8 @@ def install() -> SlimBridge:
     finder = ContribFinder()
     bridge = SlimBridge(finder=finder)
     finder.bridge = bridge
-    sys.meta_path.insert(0, finder)
+    if insert:
+        sys.meta_path.insert(0, finder)
     _ACTIVE.append(bridge)
     return bridge
 

@@ -75,8 +75,8 @@ def check_main(args: Sequence[str]) -> int:
     if len(args) != 1:
         print("compat: check: give exactly one notebook", file=sys.stderr)
         return EXIT_USAGE
+    from compat.keras2 import legacy_keras
     from compat.notebook import check
-    from compat.runner import legacy_keras
     legacy_keras.select_legacy_keras()  # classify tf.layers / tf.keras as the kernel will see them
     return check.main(args[0])
 

@@ -2,7 +2,7 @@
 
 Loading the extension into an IPython shell (a Jupyter kernel, ``ipython``)
 does for the session what ``python -m compat run`` does for a script
-(:func:`compat.runner.run.install`): the TF1 namespace for ``import tensorflow
+(:func:`compat.runner.install.install`, every declared legacy surface): the TF1 namespace for ``import tensorflow
 as tf``, ``tf.contrib`` bridges, ``scipy.misc``, the MNIST tutorial reader,
 the local-module finder for the notebook's folder (the working directory), graph
 mode, NumPy 1 printing. Then, for every later cell:
@@ -25,15 +25,14 @@ from __future__ import annotations
 import ast
 import os
 import sys
-import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from compat.keras2 import legacy_keras
 from compat.notebook import cells
-from compat.runner import legacy_keras, local_imports, rewrite
-from compat.runner import run as runner
+from compat.runner import install, local_imports, rewrite
 
 __all__ = ["DownloadRefused", "NotebookSession", "load", "unload"]
 
@@ -51,7 +50,7 @@ class NotebookSession:
     """What :func:`load` changed in one shell, so that :func:`unload` can put it back."""
 
     shell: Any
-    installation: runner.Installation
+    installation: install.Installation
     undo: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
@@ -91,31 +90,17 @@ def _notebook_scope(folder: Path) -> rewrite.LocalScope:
 
 
 def _prepare_tensorflow(session: NotebookSession) -> None:
-    """Graph mode, Keras 2, NumPy booleans; AutoGraph kept off the cells' and local modules' functions."""
+    """The surfaces' hooks around TensorFlow in graph mode (Keras 2, NumPy booleans, TF1 semantics, NumPy 1
+    printing, ...), with AutoGraph kept off the cells' and local modules' functions."""
     if "tensorflow" in sys.modules and legacy_keras.ENV_VAR not in os.environ:
         _note("TensorFlow was imported before `%load_ext compat`: tf.layers and tf.nn.rnn_cell "
               "get Keras 3; restart the kernel and load the extension first for Keras 2")
-    legacy_keras.select_legacy_keras()
-    import tensorflow as tf
-
-    from compat.tf1 import namespace as tf1
-    runner._disable_v2_behavior_quietly(tf)
-    session.undo.append(tf.compat.v1.enable_v2_behavior)
-    tf1.accept_numpy_bools()
+    context = session.installation.context
     user_module = session.shell.user_module
-    scope = session.installation.scope
-
-    def is_legacy(module: types.ModuleType) -> bool:
-        filename = getattr(module, "__file__", None)
-        return module is user_module or (isinstance(filename, str) and scope.contains(filename))
-    session.undo.append(tf1.skip_autograph_for(is_legacy))
-
-
-def _legacy_numpy_printing(session: NotebookSession) -> None:
-    import numpy as np
-    previous = np.get_printoptions()
-    runner._legacy_numpy_printing()
-    session.undo.append(lambda: np.set_printoptions(**previous))
+    owns_file = context.owns_module
+    context.owns_module = lambda module: module is user_module or owns_file(module)
+    tf = install.prepare_tensorflow(session.installation)
+    session.undo.append(tf.compat.v1.enable_v2_behavior)
 
 
 def _patch_compiler(session: NotebookSession) -> None:
@@ -208,11 +193,10 @@ def load(shell: Any) -> None:
     if getattr(shell, _SESSION_ATTR, None) is not None:
         return
     folder = Path.cwd().resolve()
-    installation = runner.install(folder, _notebook_scope(folder), None)
+    installation = install.install(folder, _notebook_scope(folder), None)
     session = NotebookSession(shell=shell, installation=installation)
     try:
         _prepare_tensorflow(session)
-        _legacy_numpy_printing(session)
         _patch_compiler(session)
         _patch_shell_escapes(session)
         _register_magics(session)

@@ -6,8 +6,8 @@
 * :mod:`compat.runner.local_imports` - which files are the script's own (found statically);
 * :mod:`compat.runner.hints` - the ``compat: FILE:LINE:`` line for failures it recognises;
 * :mod:`compat.runner.thread_endings` - which thread endings are TF1's normal end;
-* :mod:`compat.runner.modules`, :mod:`~compat.runner.startup_log`,
-  :mod:`~compat.runner.legacy_keras`, :mod:`~compat.runner.deterministic_protobuf` - plumbing.
+* :mod:`compat.surfaces.modules`, :mod:`~compat.runner.startup_log`,
+  :mod:`~compat.keras2.legacy_keras`, :mod:`~compat.old_defaults.deterministic_protobuf` - plumbing.
 
 The runner is the only part of ``compat`` that changes global state, and only in
 the process that runs the script.

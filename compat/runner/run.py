@@ -1,32 +1,13 @@
 """Run an unmodified TensorFlow 1 era script on today's stack.
 
-:func:`run` is ``python -m compat run script.py [args...]``. Inside the runner's
-own process, and only there, it installs:
-
-* a :class:`compat.runner.rewrite.LegacyFinder` first on ``sys.meta_path``: the
-  script's own modules (files below its folder, a ``PYTHONPATH`` folder or a
-  folder its code adds to ``sys.path``, see :func:`compat.runner.rewrite.script_scope`;
-  never installed packages) are compiled through :func:`compat.runner.rewrite.compile_legacy`;
-* ``sys.modules['tensorflow.contrib']`` and ``['tensorflow.contrib.data']``
-  from :func:`compat.tf1.namespace.contrib_modules` (the real ``tensorflow`` module is
-  not modified);
-* a finder that serves ``scipy.misc`` from :mod:`compat.scipy_legacy.misc` and the
-  MNIST tutorial modules (:mod:`compat.tutorials.legacy_modules`), gives SciPy's
-  modules the names they lost (``scipy.ndimage.imread``, ``scipy.integrate.simps``,
-  ...: :mod:`compat.scipy_legacy.patches`), likewise Matplotlib's, scikit-learn's and
-  pandas' (:mod:`compat.matplotlib_legacy`, :mod:`compat.pydata_legacy`, which also has
-  ``sklearn.cross_validation`` and the other removed modules served), and refuses removed TensorFlow modules
-  (``tensorflow.contrib.rnn``, ...) with a message naming the replacement;
-* the finder of :mod:`compat.contrib.slim`, which serves ``tensorflow.contrib.slim``,
-  ``layers``, ``framework`` and ``training`` from the ``tf_slim`` package;
-* ``TF_USE_LEGACY_KERAS=1`` unless set (:mod:`compat.runner.legacy_keras`), then
-  ``tf.compat.v1.disable_v2_behavior()``;
-* ``SerializeToString()`` deterministic by default (map entries sorted by key, so
-  the script's exports have the same bytes in every run;
-  :mod:`compat.runner.deterministic_protobuf`);
-* NumPy 1's printing of scalars (``numpy.set_printoptions(legacy="1.25")``);
-* a ``threading.excepthook`` that prints an uncaught exception of any thread of
-  the script (with file and line) and makes the run fail.
+:func:`run` is ``python -m compat run script.py [args...]``. It reads the script,
+compiles it through the source rewrite (:func:`compat.runner.rewrite.compile_legacy`:
+Python 2 translated, NumPy 1 and old standard-library names rewritten), installs
+every declared legacy surface in its own process (:mod:`compat.runner.install`: the
+finder of the script's own modules, each surface's finders and patches, TensorFlow in
+TF1 graph mode with each surface's hooks; see :mod:`compat.surfaces`), and adds a
+``threading.excepthook`` that prints an uncaught exception of any thread of the
+script (with file and line) and makes the run fail.
 
 Then the script runs as ``__main__`` with ``sys.argv = [script, *args]`` and its
 folder first on ``sys.path``. The exit status is the script's: 0 when it ends,
@@ -40,39 +21,24 @@ from __future__ import annotations
 import ast
 import atexit
 import builtins
-import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import os
-import pkgutil
 import sys
 import threading
 import traceback
 import types
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import compat.contrib as contrib_bridges
-from compat import keras2, rules
-from compat.contrib import slim as slim_bridge
-from compat.estimator import _gaps as estimator_gaps
-from compat.rules import EXIT_FAILURE, EXIT_USAGE, SCIPY_MISC_MOVED, scipy_misc_message
-from compat.runner import deterministic_protobuf, hints, legacy_keras, rewrite, startup_log, thread_endings
-from compat.runner.modules import ModuleObjectLoader, forget_module
-from compat.surfaces.table_patches import TablePatches
-from compat.tf1 import deep_modules, old_semantics
-from compat.tf1 import namespace as tf1
-from compat.tutorials import legacy_modules
+from compat import rules
+from compat.errors import LegacyAPIError, LegacyImportError
+from compat.rules import EXIT_FAILURE, EXIT_USAGE
+from compat.runner import hints, rewrite, startup_log, thread_endings
+from compat.runner.install import Installation, install, legacy_finder, prepare_tensorflow, surface_hint
+from compat.surfaces import all_surfaces
 
-__all__ = [
-    "Installation",
-    "install",
-    "make_scipy_misc_module",
-    "run",
-]
+__all__ = ["Installation", "install", "run"]
 
 _PREFIX = "compat"
 #: The folder of the compat package, whose frames end a "not provided" traceback.
@@ -87,393 +53,6 @@ def _in_compat(filename: str) -> bool:
 
 def _error(message: str) -> None:
     print(f"{_PREFIX}: {message}", file=sys.stderr)
-
-
-# --------------------------------------------------------------------------
-# scipy.misc
-# --------------------------------------------------------------------------
-
-def make_scipy_misc_module(bridge: types.ModuleType) -> types.ModuleType:
-    """A ``scipy.misc`` module: the image helpers from ``bridge``, moved functions, clear errors."""
-    module = types.ModuleType("scipy.misc", "scipy.misc as of SciPy 1.2, as far as the compat "
-                                            "runner provides it (see compat.scipy_legacy.misc).")
-    provided = tuple(getattr(bridge, "__all__", ()))
-
-    def __getattr__(name: str) -> Any:
-        if name in provided:
-            return getattr(bridge, name)
-        if name in SCIPY_MISC_MOVED:
-            module_name, _, attr = SCIPY_MISC_MOVED[name].rpartition(".")
-            return getattr(importlib.import_module(module_name), attr)
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise tf1.LegacyAPIError(scipy_misc_message(name))
-
-    # Through __dict__: a module's __getattr__ and __dir__ are plain entries of it.
-    module.__dict__.update(__getattr__=__getattr__, __dir__=lambda: sorted({*provided, *SCIPY_MISC_MOVED}),
-                           __all__=list(provided))
-    module.__path__ = []  # a package, so unknown names reach _LegacyModuleFinder on `from` imports
-    return module
-
-
-class _AddedAttributesLoader(importlib.abc.Loader):
-    """Runs a module's own loader, then adds attributes the module lost (``scipy.ndimage.imread``)."""
-
-    def __init__(self, loader: importlib.abc.Loader, add: Callable[[types.ModuleType], None]) -> None:
-        self._loader = loader
-        self._add = add
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
-        """What the module's own loader creates."""
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        """Run the module's own code, then add the attributes."""
-        self._loader.exec_module(module)
-        self._add(module)
-
-    def __getattr__(self, name: str) -> Any:
-        # get_source, get_filename, resource readers ...: the module's own loader answers.
-        return getattr(self._loader, name)
-
-
-class _LegacyModuleFinder(importlib.abc.MetaPathFinder):
-    """Serves ``scipy.misc``, the TF1 tutorial modules and SciPy's removed names; refuses removed modules.
-
-    ``scipy.misc`` is served as a package with an empty path, so that ``from
-    scipy.misc import face`` (a name it lacks) asks this finder for
-    ``scipy.misc.face``, which raises with the useful message instead of
-    Python's generic "cannot import name" (the same for ``tensorflow.contrib``).
-    ``tensorflow.examples.tutorials.mnist`` comes from
-    :mod:`compat.tutorials.legacy_modules`. ``scipy``, ``scipy.ndimage``, ``scipy.signal``,
-    ... are the real modules, given the names they lost once they are loaded
-    (``imread``, ``simps``, ``hann``, ...: :mod:`compat.scipy_legacy.patches`);
-    :meth:`undo` takes them away again.
-    """
-
-    def __init__(self, scipy_misc: types.ModuleType) -> None:
-        self._scipy_misc = scipy_misc
-        # Resolved now: a script with its own `compat` package may take that name later.
-        imread = importlib.import_module("compat.scipy_legacy.ndimage").imread
-        # Each gives some third-party modules back the names they lost, when they are loaded.
-        self._patches: list[TablePatches] = [
-            importlib.import_module("compat.scipy_legacy.patches").ScipyPatches(imread),
-            importlib.import_module("compat.matplotlib_legacy.patches").MatplotlibPatches(),
-            importlib.import_module("compat.pydata_legacy.patches").PydataPatches()]
-        self._patched_modules = {name: patches for patches in self._patches for name in patches.modules}
-        # Whole removed modules some patches serve (sklearn.cross_validation, ...): name -> factory.
-        self._module_factories = {name: make for patches in self._patches
-                                  for name, make in patches.served_modules.items()}
-        #: The module objects served from those factories, made on first import.
-        self._served: dict[str, types.ModuleType] = {}
-        self._tutorials = {name: legacy_modules.tutorial_module(name) for name in rules.TUTORIAL_MODULES}
-
-    def add_to_loaded_modules(self) -> None:
-        """Give the third-party modules already imported the names they lost (``scipy.ndimage.imread``, ...)."""
-        for name, patches in sorted(self._patched_modules.items()):
-            module = sys.modules.get(name)
-            if module is not None:
-                patches.apply(module)
-
-    def undo(self) -> None:
-        """Take away the third-party names this finder added and the modules it served."""
-        for patches in self._patches:
-            patches.undo()
-        for name, module in self._served.items():
-            forget_module(name, module)
-        self._served.clear()
-        for name, served in self._tutorials.items():
-            if sys.modules.get(name) is served:
-                del sys.modules[name]
-        tensorflow = sys.modules.get("tensorflow")
-        # The import system set `tensorflow.examples` on the real module when it loaded ours.
-        if tensorflow is not None and tensorflow.__dict__.get("examples") is self._tutorials["tensorflow.examples"]:
-            delattr(tensorflow, "examples")
-
-    def _patched_spec(self, fullname: str, path: Sequence[str] | None
-                      ) -> importlib.machinery.ModuleSpec | None:
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or spec.loader is None:
-            return spec
-        spec.loader = _AddedAttributesLoader(spec.loader, self._patched_modules[fullname].apply)
-        return spec
-
-    def _served_spec(self, fullname: str) -> importlib.machinery.ModuleSpec | None:
-        """The spec of a removed module a patches object serves (made once; a factory may refuse)."""
-        if fullname not in self._served:
-            self._served[fullname] = self._module_factories[fullname]()
-        served = self._served[fullname]
-        return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(served),
-                                               is_package=hasattr(served, "__path__"))
-
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        """A spec for a served module; raises :class:`compat.errors.LegacyImportError` for removed modules."""
-        if fullname == "scipy.misc":
-            return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(self._scipy_misc),
-                                                   is_package=True)
-        if fullname in self._patched_modules:
-            return self._patched_spec(fullname, path)
-        if fullname in self._module_factories:
-            return self._served_spec(fullname)
-        if fullname.startswith("scipy.misc."):
-            # Reached by `from scipy.misc import name` when scipy.misc lacks `name`.
-            raise tf1.LegacyImportError(scipy_misc_message(fullname[len("scipy.misc."):]))
-        bridge = _contrib_bridge(fullname)
-        if bridge is not None:
-            # Always a package: TF 1.x's source paths below it (tensorflow.contrib.crf.python.ops.crf)
-            # are served the same bridge, and Python looks for them only below a package.
-            return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(bridge), is_package=True)
-        served = self._tutorials.get(fullname)
-        if served is not None:
-            return importlib.util.spec_from_loader(fullname, ModuleObjectLoader(served),
-                                                   is_package=hasattr(served, "__path__"))
-        message = tf1.removed_module_message(fullname)
-        if message is not None:
-            raise tf1.LegacyImportError(message)
-        return None
-
-
-def _estimator_module(parts: list[str]) -> types.ModuleType | None:
-    """``tensorflow.estimator[.sub]``: :mod:`compat.estimator` and its modules; None for ``tensorflow_estimator``.
-
-    ``tensorflow_estimator[.python.estimator...]`` is the installed
-    ``tensorflow-estimator`` package, loaded by the normal finders after the
-    TensorFlow internals it imports are supplied (:mod:`compat.estimator._gaps`).
-    """
-    if parts[0] == "tensorflow_estimator":
-        # The installed package itself, once the TensorFlow internals it imports are supplied.
-        from compat.estimator._gaps import supply
-        supply()
-        return None
-    rest = parts[2:]
-    try:
-        return importlib.import_module(".".join(["compat", "estimator", *rest]))
-    except ModuleNotFoundError:
-        return None
-
-
-def _old_estimator_path(parts: list[str]) -> types.ModuleType | None:
-    """``tensorflow.python.estimator[.x...]``, where TF <= 1.13 kept the Estimator (2018 code imported
-    ``tensorflow.python.estimator.model_fn`` / ``.estimator`` by path): the same module of the installed
-    ``tensorflow-estimator`` package, which TF 1.14-1.15 had moved it to; None if it has none."""
-    from compat.estimator._gaps import supply
-    supply()
-    try:
-        return importlib.import_module(".".join(["tensorflow_estimator", *parts[1:]]))
-    except ModuleNotFoundError:
-        return None
-
-
-def _contrib_bridge(fullname: str) -> types.ModuleType | None:
-    """The bridge module serving ``tensorflow.contrib.<name>[.deeper...]``, or None.
-
-    A deep path of TF 1.x's source tree (``tensorflow.contrib.rnn.python.ops.rnn_cell``)
-    is served the bridge of its ``tf.contrib`` submodule, which holds the public names.
-    """
-    parts = fullname.split(".")
-    if parts[:2] == ["tensorflow", "estimator"] or parts[0] == "tensorflow_estimator":
-        return _estimator_module(parts)
-    if parts[:3] == ["tensorflow", "python", "estimator"]:
-        return _old_estimator_path(parts)
-    if len(parts) < 3 or parts[:2] != ["tensorflow", "contrib"]:
-        return None
-    if parts[2] not in contrib_bridges.bridged_modules():
-        return None
-    bridge = contrib_bridges.bridge(parts[2])
-    return bridge if len(parts) == 3 else _source_path_module(fullname, bridge)
-
-
-def _source_path_module(fullname: str, bridge: types.ModuleType) -> types.ModuleType:
-    """A package for a TF 1.x source path below a bridged module (``...crf.python.ops``).
-
-    Its names are the bridge's; a lower-case name the bridge lacks is taken for
-    the name of a TF 1.x source file (``from tensorflow.contrib.crf.python.ops
-    import crf``) and is the bridge itself, which holds that file's public names.
-    """
-    module = types.ModuleType(fullname, f"TF 1.x's {fullname}: the names of {bridge.__name__}.")
-    module.__path__ = []
-
-    def __getattr__(name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            return getattr(bridge, name)
-        except AttributeError:
-            if name.islower() and not name.startswith("_"):
-                return bridge
-            raise
-    module.__dict__["__getattr__"] = __getattr__
-    return module
-
-
-# --------------------------------------------------------------------------
-# Installation
-# --------------------------------------------------------------------------
-
-@dataclass
-class Installation:
-    """What :func:`install` changed, so that :meth:`uninstall` can put it back."""
-
-    scope: rewrite.LocalScope
-    helpers: rewrite.LegacyHelpers
-    scipy_misc: types.ModuleType
-    finders: list[importlib.abc.MetaPathFinder] = field(default_factory=list)
-    saved_modules: dict[str, types.ModuleType | None] = field(default_factory=dict)
-    slim: slim_bridge.SlimBridge | None = None
-    protobuf: deterministic_protobuf.DeterministicSerialization | None = None
-
-    def set_module(self, name: str, module: types.ModuleType) -> None:
-        """Put ``module`` in ``sys.modules[name]``, remembering what was there."""
-        if name not in self.saved_modules:
-            self.saved_modules[name] = sys.modules.get(name)
-        sys.modules[name] = module
-
-    def uninstall(self) -> None:
-        """Remove the finders, our ``scipy.misc``, and restore the ``sys.modules`` entries."""
-        for finder in self.finders:
-            if finder in sys.meta_path:
-                sys.meta_path.remove(finder)
-            if isinstance(finder, _LegacyModuleFinder):
-                finder.undo()
-        if sys.modules.get("scipy.misc") is self.scipy_misc:
-            del sys.modules["scipy.misc"]
-        scipy = sys.modules.get("scipy")
-        if scipy is not None and scipy.__dict__.get("misc") is self.scipy_misc:
-            delattr(scipy, "misc")
-        for name, previous in self.saved_modules.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
-        previous_misc = self.saved_modules.get("scipy.misc")
-        if scipy is not None and previous_misc is not None:
-            setattr(scipy, "misc", previous_misc)  # noqa: B010 - SciPy's stubs have no misc since 1.10
-        self.finders.clear()
-        self.saved_modules.clear()
-        if self.slim is not None:
-            self.slim.uninstall()
-            self.slim = None
-        if self.protobuf is not None:
-            self.protobuf.uninstall()
-            self.protobuf = None
-        estimator_gaps.restore()  # what tf.estimator's package was given, if a script used it
-
-    def __enter__(self) -> Installation:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.uninstall()
-
-
-def _has_own_compat(folder: Path) -> bool:
-    """True if the script's folder has its own top-level ``compat`` module or package."""
-    own = (folder / "compat.py", folder / "compat" / "__init__.py")
-    ours = Path(__file__).resolve().parents[1]
-    return any(path.is_file() and path.resolve().parent != ours for path in own)
-
-
-def _release_compat_name(installation: Installation, folder: Path) -> None:
-    """Let the script import its own ``compat`` from ``folder``: drop ours from ``sys.modules``.
-
-    Only the top-level name, and our sub-packages whose names the script's own
-    ``compat`` package also has, are dropped (kept alive by reference). Our other
-    sub-packages stay registered, imported first if need be (their ``__init__``
-    imports nothing heavy), so that what the runner imports on use later
-    (``compat.contrib.rnn`` when the script touches ``tf.contrib.rnn``) is still
-    found through them and never through the script's package.
-    """
-    ours = Path(__file__).resolve().parents[1]
-    for info in pkgutil.iter_modules([str(ours)], "compat."):
-        if info.ispkg:
-            importlib.import_module(info.name)
-    theirs = folder / "compat"
-    clashing = {p.stem for p in theirs.iterdir()} if theirs.is_dir() else set()
-    for name in [n for n in sys.modules if n == "compat" or n.startswith("compat.")]:
-        parts = name.split(".")
-        if len(parts) > 1 and parts[1] not in clashing:
-            continue
-        module = sys.modules[name]
-        if module is not None:
-            installation.saved_modules.setdefault(name, module)
-            del sys.modules[name]
-
-
-def install(script_dir: Path, scope: rewrite.LocalScope | None = None,
-            python2: bool | None = None) -> Installation:
-    """Install the legacy import machinery for a script in ``script_dir`` (this process only).
-
-    ``scope`` says which files are the script's own (rewritten); by default the
-    files below ``script_dir``. ``python2=True`` translates every local module
-    as Python 2 (``compat run --py2``); None recognises Python 2 modules
-    (:mod:`compat.py2.translate`).
-
-    Returns the :class:`Installation`; its ``uninstall`` undoes everything but
-    the TensorFlow graph-mode switch, which :func:`run` makes separately.
-    """
-    numpy_legacy = importlib.import_module("compat.numpy1.bytes_helpers")
-    scipy_misc = make_scipy_misc_module(importlib.import_module("compat.scipy_legacy.misc"))
-    scope = scope or rewrite.LocalScope(script_dir)
-    helpers = rewrite.LegacyHelpers(tf1.tf1_namespace, numpy_legacy)
-    installation = Installation(scope=scope, helpers=helpers, scipy_misc=scipy_misc)
-    for name, module in tf1.contrib_modules().items():
-        installation.set_module(name, module)
-    if "scipy.misc" in sys.modules:
-        installation.set_module("scipy.misc", scipy_misc)
-        scipy = sys.modules.get("scipy")
-        if scipy is not None:
-            setattr(scipy, "misc", scipy_misc)  # noqa: B010 - SciPy's stubs have no misc since 1.10
-    module_finder = _LegacyModuleFinder(scipy_misc)
-    module_finder.add_to_loaded_modules()
-    installation.finders = [rewrite.LegacyFinder(scope, helpers, python2), module_finder]
-    sys.meta_path[0:0] = installation.finders
-    installation.slim = slim_bridge.install()  # tf.contrib.slim/layers/framework/training
-    installation.protobuf = deterministic_protobuf.install()  # same export bytes every run
-    if _has_own_compat(scope.root):
-        _release_compat_name(installation, scope.root)
-    return installation
-
-
-def _prepare_tensorflow(scope: rewrite.LocalScope) -> None:
-    """TF1 graph mode as the script expects; NumPy booleans accepted; no AutoGraph for the script's code."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    legacy_keras.select_legacy_keras()  # Keras 2 for tf.layers / tf.keras; must precede the import
-    keras2.install()  # and for the standalone `import keras` of 2017-2019 code
-    import tensorflow as tf
-    _disable_v2_behavior_quietly(tf)
-    tf1.accept_numpy_bools()
-    tf1.skip_autograph_for(_module_predicate(scope))
-    old_semantics.install_all()
-    deep_modules.add_missing_names()
-
-
-def _disable_v2_behavior_quietly(tf: types.ModuleType) -> None:
-    """``disable_v2_behavior()`` without the deprecation note it logs about itself.
-
-    The note ("disable_resource_variables ... is deprecated") is about the runner's
-    own call, not the script, so it would only mislead; the logger's level is restored.
-    """
-    logger = tf.get_logger()
-    level = logger.level
-    logger.setLevel("ERROR")
-    try:
-        tf.compat.v1.disable_v2_behavior()
-    finally:
-        logger.setLevel(level)
-
-
-def _module_predicate(scope: rewrite.LocalScope) -> Callable[[types.ModuleType], bool]:
-    """True for modules loaded from the script's own files (the script itself included)."""
-    known: dict[str, bool] = {}
-
-    def is_legacy(module: types.ModuleType) -> bool:
-        filename = getattr(module, "__file__", None)
-        if not isinstance(filename, str):
-            return False
-        if filename not in known:
-            known[filename] = scope.contains(filename)
-        return known[filename]
-    return is_legacy
 
 
 # --------------------------------------------------------------------------
@@ -510,9 +89,7 @@ def _warn_about_local_modules(script: Path, scope: rewrite.LocalScope,
 
 def _treat_modules_as_python2(installation: Installation) -> None:
     """Let the local modules imported from now on run with Python 2's semantics (:func:`_ran_under_python2`)."""
-    for finder in installation.finders:
-        if isinstance(finder, rewrite.LegacyFinder):
-            finder.py2_process = True
+    legacy_finder(installation).py2_process = True
 
 
 def _parses_as_python3(path: Path) -> bool:
@@ -576,20 +153,15 @@ def _legacy_hint(exc: BaseException, scope: rewrite.LocalScope) -> str | None:
     if location is None:
         return None
     where = f"{location[0]}:{location[1]}"
-    if isinstance(exc, (tf1.LegacyAPIError, tf1.LegacyImportError)):
+    if isinstance(exc, (LegacyAPIError, LegacyImportError)):
         return f"{where}: {exc}"
     name = getattr(exc, "name", None)
     if isinstance(exc, NameError) and name in rules.PY2_BUILTINS_UNSUPPORTED:
         return (f"{where}: Python 2 builtin {name!r} is not bridged by the runner; use "
                 f"{rules.PY2_BUILTINS_UNSUPPORTED[name]}")
-    from compat.numpy1.runtime import failure_hint as numpy1_hint
-    from compat.stdlib.runtime import failure_hint as stdlib_hint
-    # np.load of an object array, a removed name reached by getattr, the other recognised failures
-    for recognise in (numpy1_hint, stdlib_hint, hints.hint_for):
-        hint = recognise(exc)
-        if hint is not None:
-            return f"{where}: {hint}"
-    return None
+    # The surfaces' (np.load of an object array, a removed name reached by getattr, ...), then the runner's own.
+    hint = surface_hint(all_surfaces(), exc) or hints.hint_for(exc)
+    return None if hint is None else f"{where}: {hint}"
 
 
 def _strip_runner_frames(tb: types.TracebackType | None) -> types.TracebackType | None:
@@ -676,7 +248,7 @@ def _report_exception(exc: BaseException, scope: rewrite.LocalScope) -> None:
     tb = _strip_runner_frames(exc.__traceback__)
     tb = _strip_import_frames(tb) or tb
     _strip_chained_import_frames(exc)
-    if isinstance(exc, (tf1.LegacyAPIError, tf1.LegacyImportError)):
+    if isinstance(exc, (LegacyAPIError, LegacyImportError)):
         tb = _strip_refusing_frames(tb) or tb
     exc.with_traceback(tb)
     try:
@@ -709,8 +281,11 @@ def _load_script(script: str) -> tuple[Path | None, str | None]:
     if not path.exists():
         _error(f"cannot run {script}: no such file")
         return None, None
+    if path.is_dir():
+        _error(f"cannot run {script}: it is a directory, not a script (name the .py file or notebook in it)")
+        return None, None
     if not path.is_file():
-        _error(f"cannot run {script}: not a file")
+        _error(f"cannot run {script}: not a regular file")
         return None, None
     path = path.resolve()
     try:
@@ -718,15 +293,19 @@ def _load_script(script: str) -> tuple[Path | None, str | None]:
     except OSError as exc:
         _error(f"cannot read {script}: {exc.strerror or exc}")
     except SyntaxError as err:
+        err.filename = err.filename or script  # an undecodable file: name it, not "<unknown>"
         _error(_format_syntax_error(err))
     return None, None
 
 
-def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pickle: bool = False) -> int:
+def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pickle: bool = False,
+        legacy_packages: Sequence[str] = ()) -> int:
     """Run ``script`` unchanged with ``args`` as its arguments; returns its exit status.
 
     ``allow_pickle`` (``--allow-pickle``) makes the script's own ``np.load`` calls
     default to ``allow_pickle=True``, as before NumPy 1.16.3 (for files the user trusts).
+    ``legacy_packages`` (``--legacy-package NAME``): installed packages to serve as TF1-era
+    code besides those recognised (the surfaces read it from their context's options).
 
     Python 2 modules are translated (``python2=True``: every local module is
     Python 2). Exit status 2 (and a message on stderr naming file and line) if
@@ -743,15 +322,15 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
     except SyntaxError as err:
         _error(_format_syntax_error(err, rewrite.LocalScope(path.parent)))
         return EXIT_USAGE
-    installation = install(path.parent, rewrite.script_scope(path), mode)
+    options = {"python2": python2, "allow_pickle": allow_pickle, "legacy_packages": tuple(legacy_packages)}
+    installation = install(path.parent, rewrite.script_scope(path), mode, options)
     installation.helpers.numpy.allow_pickle = allow_pickle
     module_syntax_is_python2 = _warn_about_local_modules(path, installation.scope, mode)
     if mode is None and _ran_under_python2(result, module_syntax_is_python2):
         _treat_modules_as_python2(installation)
         if not result.python2:  # compiled as Python 3 before its modules were seen
             code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True, py2_process=True)
-    _prepare_tensorflow(installation.scope)
-    _legacy_numpy_printing()
+    prepare_tensorflow(installation)
     endings = thread_endings.ThreadEndings()
     endings.install()
     threads = _ThreadFailures(installation.scope, endings)
@@ -765,13 +344,6 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
         return threads.final_status(status)
     finally:
         _flush_streams()
-
-
-def _legacy_numpy_printing() -> None:
-    """Print NumPy scalars as NumPy 1 did (``[0]``, not ``[np.int64(0)]``), as old logs show."""
-    import numpy as np
-    if int(np.__version__.split(".")[0]) >= 2:
-        np.set_printoptions(legacy="1.25")
 
 
 class _ThreadFailures:

@@ -13,8 +13,8 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from compat.surfaces.table_patches import Removed, TablePatches, const
 from compat.scipy_legacy.removed import REMOVED, REPLACED, top_level_removed
+from compat.surfaces.table_patches import Removed, TablePatches, const
 
 __all__ = ["ScipyPatches"]
 

@@ -34,6 +34,7 @@ import ast
 import functools
 import importlib
 import importlib.abc
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:  # only for the annotations: the runner's types, never imported at run time here
     from compat.surfaces.table_patches import TablePatches
 
-__all__ = ["Context", "Surface", "Undo", "Use", "all_surfaces", "as_use", "by_name", "surface_modules"]
+__all__ = ["Context", "Surface", "Undo", "Use", "all_surfaces", "as_use", "by_name", "chain", "surface_modules"]
 
 #: Puts back what a hook changed.
 Undo = Callable[[], None]
@@ -69,14 +70,16 @@ class Context:
     ``scope``: which files are the script's own (a :class:`compat.runner.rewrite.LocalScope`);
     ``helpers``: the ``__compat__`` helpers of the source rewrite; ``python2``: True
     when every local module is Python 2 (``--py2``), None when recognised per module;
-    ``options``: the run's options by name (``allow_pickle``, ...), as a child process
-    must get them again.
+    ``options``: the run's options by name (``allow_pickle``, ``legacy_packages``, ...), as
+    a child process must get them again; ``owns_module(module)``: True for a module of the
+    script's own code (a notebook's cells included), whose functions TF1 semantics apply to.
     """
 
     scope: Any
     helpers: Any
     python2: bool | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    owns_module: Callable[[types.ModuleType], bool] = field(default=lambda module: False)
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,16 @@ def all_surfaces() -> tuple[Surface, ...]:
             raise TypeError(f"{name} must define SURFACE, a compat.surfaces.Surface (found {declared!r})")
         found.append(declared)
     return tuple(sorted(found, key=lambda s: (s.order, s.name)))
+
+
+def chain(*undos: Undo | None) -> Undo:
+    """One undo for several (the Nones skipped), run last first."""
+    kept = [undo for undo in undos if undo is not None]
+
+    def undo() -> None:
+        while kept:
+            kept.pop()()
+    return undo
 
 
 def as_use(found: Use | tuple[Any, ...]) -> Use:

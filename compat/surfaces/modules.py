@@ -12,8 +12,9 @@ import importlib.abc
 import importlib.machinery
 import sys
 import types
+from typing import Any
 
-__all__ = ["ModuleObjectLoader", "forget_module", "new_module"]
+__all__ = ["ModuleObjectLoader", "forget_module", "new_module", "source_path_module"]
 
 
 def new_module(name: str, doc: str, is_package: bool = False) -> types.ModuleType:
@@ -50,3 +51,26 @@ class ModuleObjectLoader(importlib.abc.Loader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         """Nothing to run: the module is complete."""
+
+
+def source_path_module(fullname: str, bridge: types.ModuleType) -> types.ModuleType:
+    """A package for a TF 1.x source path below a bridged module (``tensorflow.contrib.crf.python.ops``).
+
+    Its names are the bridge's; a lower-case name the bridge lacks is taken for
+    the name of a TF 1.x source file (``from tensorflow.contrib.crf.python.ops
+    import crf``) and is the bridge itself, which holds that file's public names.
+    """
+    module = types.ModuleType(fullname, f"TF 1.x's {fullname}: the names of {bridge.__name__}.")
+    module.__path__ = []
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(bridge, name)
+        except AttributeError:
+            if name.islower() and not name.startswith("_"):
+                return bridge
+            raise
+    module.__dict__["__getattr__"] = __getattr__
+    return module

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from compat.errors import LegacyAPIError
-from compat.runner.modules import new_module
+from compat.surfaces.modules import new_module
 from compat.tf1 import missing_impl as impl
 from compat.tf1 import signatures
 

@@ -89,7 +89,7 @@ def compare_and_bitpack(input: Any, threshold: Any, name: str | None = None) -> 
 
 def pywrap_tensorflow_module(error: type[Exception]) -> types.ModuleType:
     """``tf.pywrap_tensorflow`` as far as scripts used it: ``NewCheckpointReader``."""
-    from compat.runner.modules import new_module
+    from compat.surfaces.modules import new_module
     module = new_module("tensorflow.pywrap_tensorflow", "tf.pywrap_tensorflow: NewCheckpointReader only.")
     module.__dict__["NewCheckpointReader"] = _tf().compat.v1.train.NewCheckpointReader
 

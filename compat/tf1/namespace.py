@@ -46,7 +46,7 @@ from compat.contrib.data import (
 )
 from compat.errors import LegacyAPIError, LegacyImportError
 from compat.rules import contrib_message, removed_module_message
-from compat.runner.modules import new_module
+from compat.surfaces.modules import new_module
 from compat.tf1 import flags as tf1_flags
 from compat.tf1 import missing, renames
 

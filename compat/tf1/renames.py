@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compat.runner.modules import new_module
+from compat.surfaces.modules import new_module
 from compat.tf1 import tf0_ops
 
 __all__ = [

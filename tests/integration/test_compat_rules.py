@@ -83,11 +83,12 @@ def test_rules_imports_no_tensorflow_and_has_no_side_effects() -> None:
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert found["heavy"] == []
-    # compat.runner.modules: the standard-library-only helper renames builds its namespaces with;
-    # compat.tf1 and compat.runner: the packages of those modules (a docstring each);
+    # compat.surfaces.modules: the standard-library-only helper renames builds its namespaces with;
+    # compat.tf1 and compat.surfaces: the packages of those modules (compat.surfaces imports the
+    # standard library only);
     # compat.contrib._nn_extras: the tf.contrib.nn ops of the rename table (TensorFlow imported on call).
     assert set(found["compat"]) == {"compat", "compat.rules", "compat.tf1", "compat.tf1.renames",
-                                    "compat.tf1.tf0_ops", "compat.runner", "compat.runner.modules",
+                                    "compat.tf1.tf0_ops", "compat.surfaces", "compat.surfaces.modules",
                                     "compat.contrib", "compat.contrib._nn_extras"}
     assert found["meta_path"] and found["path"] and found["environ"]
 

@@ -21,6 +21,7 @@ from helpers.scripts import write
 from compat.numpy1 import bytes_helpers as numpy_legacy
 from compat.runner import rewrite, startup_log
 from compat.runner import run as runner
+from compat.scipy_legacy.misc_module import ScipyMiscFinder
 from compat.tf1 import namespace as tf1
 
 TIMEOUT = 120
@@ -91,7 +92,7 @@ def test_missing_script_is_named_and_exits_2(tmp_path: Path) -> None:
 def test_directory_is_not_a_script(tmp_path: Path) -> None:
     result = compat_cli("run", str(tmp_path), cwd=tmp_path)
     assert result.returncode == 2
-    assert "not a file" in result.stderr
+    assert "it is a directory, not a script" in result.stderr
 
 
 def test_syntax_error_in_script_names_file_and_line(tmp_path: Path) -> None:
@@ -543,12 +544,13 @@ def test_install_and_uninstall(tmp_path: Path) -> None:
     sys.path.insert(0, str(tmp_path))
     try:
         with runner.install(tmp_path) as installation:
+            served_scipy_misc = next(f.module for f in installation.finders if isinstance(f, ScipyMiscFinder))
             import legacy_mod_for_install_test as mod
             assert mod.RAW == b"\x00\x01\x02" and mod.LOOP == [0, 1]
             assert isinstance(mod.__loader__, rewrite.LegacyLoader)
             assert sys.modules["tensorflow.contrib"] is tf1.contrib_modules()["tensorflow.contrib"]
             import scipy.misc
-            assert scipy.misc is installation.scipy_misc
+            assert scipy.misc is served_scipy_misc
             from compat.scipy_legacy import misc as served_misc
             assert scipy.misc.imresize is served_misc.imresize
             assert served_misc.imresize.__module__ == "tf1_pipelines.image.pilutil"
@@ -560,7 +562,7 @@ def test_install_and_uninstall(tmp_path: Path) -> None:
         sys.modules.pop("legacy_mod_for_install_test", None)
     assert sys.meta_path == meta_path
     assert ("tensorflow.contrib" in sys.modules) == had_contrib
-    assert sys.modules.get("scipy.misc") is not installation.scipy_misc
+    assert sys.modules.get("scipy.misc") is not served_scipy_misc
 
 
 @pytest.mark.parametrize("code, status", [(None, 0), (0, 0), (4, 4), ("fatal: bad", 1)])

@@ -14,7 +14,7 @@ import pytest
 import tensorflow as tf
 from export_inputs import WRITERS, non_canonical_records, tree_hashes
 
-from compat.runner import deterministic_protobuf
+from compat.old_defaults import deterministic_protobuf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

@@ -295,7 +295,7 @@ def test_interface_tables_hold_keras22_semantics() -> None:
 def test_compat_check_reports_keras1_uses_as_bridged() -> None:
     import ast
 
-    from compat.checker import keras1_uses
+    from compat.keras2 import uses as keras1_uses
     source = ("from keras.layers import Convolution2D\nfrom keras import backend as K\nK.set_image_dim_ordering('tf')\n"
               "c = Convolution2D(32, 3, 3, border_mode='same')\nmodel.fit_generator(g, samples_per_epoch=10)\n")
     found = {construct for _, construct, _ in keras1_uses.bridged_uses(ast.parse(source))}

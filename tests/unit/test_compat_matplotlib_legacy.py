@@ -32,8 +32,8 @@ from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.axes._base import _AxesBase  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
-from compat.checker import matplotlib_uses  # noqa: E402
 from compat.matplotlib_legacy import removed  # noqa: E402
+from compat.matplotlib_legacy import uses as matplotlib_uses  # noqa: E402
 from compat.matplotlib_legacy.patches import MatplotlibPatches  # noqa: E402
 
 

@@ -158,7 +158,7 @@ def test_undo_restores_the_installed_objects() -> None:
 def test_check_reports_pandas_methods_only_where_pandas_is_imported() -> None:
     import ast
 
-    from compat.checker import pydata_uses
+    from compat.pydata_legacy import uses as pydata_uses
     with_pandas = "import pandas as pd\nvalues = df.as_matrix()\nrows = df.ix[0]\nitems = [1]\nitems.sort()\n"
     found = [construct for _, construct, _ in pydata_uses.bridged_uses(ast.parse(with_pandas))]
     assert found == ["df.as_matrix", "df.ix"]  # list.sort is not pandas' sort

@@ -191,8 +191,9 @@ def test_served_modules_hold_the_old_names() -> None:
 
 
 def test_the_runner_finder_serves_and_forgets_the_removed_modules() -> None:
-    from compat.runner import run
-    finder = run._LegacyModuleFinder(run.make_scipy_misc_module(importlib.import_module("compat.scipy_legacy.misc")))
+    from compat.pydata_legacy.patches import PydataPatches
+    from compat.runner.install import PatchesFinder
+    finder = PatchesFinder([PydataPatches()])
     sys.meta_path.insert(0, finder)
     try:
         from sklearn.cross_validation import KFold  # type: ignore[import-not-found]
