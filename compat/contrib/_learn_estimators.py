@@ -2,11 +2,12 @@
 
 The contrib Estimator took NumPy arrays (``x``, ``y``) or an ``input_fn``:
 
-* ``fit(x, y, steps, batch_size, monitors, max_steps)``: ``x``/``y`` go through a
-  queue-fed input function (``tf.estimator.inputs.numpy_input_fn``: shuffled,
-  repeated forever; ``batch_size=None`` means the whole array, TF 1.x's
-  ``data_feeder`` default); float64 arrays enter as float32 and a 1-D ``x``
-  as a column ``[n, 1]``, as the ``data_feeder`` did; ``steps`` trains that
+* ``fit(x, y, steps, batch_size, monitors, max_steps)``: ``x``/``y`` are batched
+  as TF 1.x's ``data_feeder`` batched them (:func:`feeder_batches`: the rows
+  permuted by ``RandomState(42)`` each epoch, repeated forever; ``batch_size=None``
+  means the whole array), through a generator dataset where TF 1.x fed
+  placeholders; float64 arrays enter as float32 and a 1-D ``x`` as a column
+  ``[n, 1]``, as the ``data_feeder`` did; ``steps`` trains that
   many more steps, ``max_steps`` up to that global step; ``monitors`` are
   session hooks (:mod:`compat.contrib._learn_monitors`). It returns the Estimator.
 * ``evaluate(x, y, ...)``: one pass in order (``steps`` batches at most), the
@@ -58,9 +59,41 @@ def _as_array(value: Any) -> Any:
     return array.reshape(-1, 1) if array.ndim == 1 else array
 
 
+def _take(data: Any, rows: Any) -> Any:
+    return {k: v[rows] for k, v in data.items()} if isinstance(data, dict) else data[rows]
+
+
+def feeder_batches(x: Any, y: Any, batch_size: int, shuffle: bool, epochs: int | None) -> Iterator[Any]:
+    """TF 1.x's ``DataFeeder`` batch sequence: ``(x_batch, y_batch)`` (or ``x_batch``) per step.
+
+    The rows come in the order of ``np.random.RandomState(42).permutation`` (a new
+    permutation of the same generator each epoch) when ``shuffle``, else in order;
+    the last batch of an epoch is shorter; ``epochs=None`` never ends.
+    """
+    first = next(iter(x.values())) if isinstance(x, dict) else x
+    count = len(first)
+    random_state = np.random.RandomState(42)
+    order = random_state.permutation(count) if shuffle else np.arange(count)
+    offset, epoch = 0, 0
+    while epochs is None or epoch < epochs:
+        rows = order[offset:offset + batch_size]
+        yield _take(x, rows) if y is None else (_take(x, rows), _take(y, rows))
+        offset += batch_size
+        if offset >= count:
+            order = random_state.permutation(count) if shuffle else np.arange(count)
+            offset, epoch = 0, epoch + 1
+
+
+def _signature(value: Any) -> Any:
+    import tensorflow as tf
+    if isinstance(value, dict):
+        return {k: _signature(v) for k, v in value.items()}
+    return tf.TensorSpec([None, *value.shape[1:]], tf.as_dtype(value.dtype))
+
+
 def numpy_input_fn(x: Any, y: Any = None, batch_size: int | None = None, shuffle: bool = False,
                    num_epochs: int | None = 1) -> Callable[[], Any]:
-    """The queue-fed input function of ``x`` (an array or a dict of arrays) and ``y``.
+    """The input function of ``x`` (an array or a dict of arrays) and ``y``, batched as TF 1.x's ``data_feeder``.
 
     ``batch_size=None`` is the number of examples (the whole array per step).
     """
@@ -72,8 +105,16 @@ def numpy_input_fn(x: Any, y: Any = None, batch_size: int | None = None, shuffle
     size = int(batch_size or len(first))
     if size <= 0:
         raise ValueError(f"batch_size {batch_size} must be positive")
-    return _api("inputs").numpy_input_fn(features, labels, batch_size=size, num_epochs=num_epochs, shuffle=shuffle,
-                                         queue_capacity=max(1000, 4 * size), num_threads=1)
+    if labels is not None and len(labels) != len(first):
+        raise ValueError(f"x has {len(first)} examples and y has {len(labels)}; they must match")
+
+    def input_fn() -> Any:
+        import tensorflow as tf
+        signature = _signature(features) if labels is None else (_signature(features), _signature(labels))
+        dataset = tf.data.Dataset.from_generator(
+            lambda: feeder_batches(features, labels, size, shuffle, num_epochs), output_signature=signature)
+        return tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
+    return input_fn
 
 
 def _input(x: Any, y: Any, input_fn: Callable[..., Any] | None, batch_size: int | None, shuffle: bool,

@@ -175,9 +175,9 @@ for name in ("TowerOptimizer", "DNNClassifierWithLayerAnnotations"):
     except AttributeError as exc:
         out[name] = str(exc)
 try:
-    tf.contrib.learn.DNNClassifier
+    tf.contrib.learn.DNNEstimator
 except AttributeError as exc:
-    out["learn.DNNClassifier"] = str(exc)
+    out["learn.DNNEstimator"] = str(exc)
 try:
     tf.estimator.BoostedTreesClassifier(feature_columns=[], n_batches_per_layer=1)
 except AttributeError as exc:
@@ -213,7 +213,7 @@ def test_contrib_tpu_estimator_learn_answers(tmp_path: Path) -> None:
     out = last_json(run(["-m", "compat", "run", str(script)], tmp_path))
     assert "tf.distribute.MirroredStrategy" in out["TowerOptimizer"]
     assert "tf.estimator.DNNClassifier" in out["DNNClassifierWithLayerAnnotations"]
-    assert "tf.estimator class of the same name" in out["learn.DNNClassifier"]
+    assert "tf.estimator class of the same name" in out["learn.DNNEstimator"]
     assert "HistGradientBoosting" in out["BoostedTreesClassifier"]
     # one replica: w - 0.25 * 2w = w / 2, exactly the wrapped optimizer's step
     assert out["cross_shard"] == [0.5, -1.0]

@@ -249,8 +249,8 @@ def test_install_serves_and_uninstall_removes(tmp_path: Path) -> None:
         assert base.Datasets is mnist_tutorial.Datasets
         contrib = sys.modules["tensorflow.contrib"]
         assert contrib.learn.datasets.mnist is mnist_tutorial
-        with pytest.raises(AttributeError, match=r"tf\.contrib\.learn\.Estimator .*tf\.keras"):
-            contrib.learn.Estimator  # noqa: B018
+        with pytest.raises(AttributeError, match=r"tf\.contrib\.learn\.DNNEstimator .*tf\.keras"):
+            contrib.learn.DNNEstimator  # noqa: B018
         with pytest.raises(ImportError, match=r"tensorflow\.examples\.tutorials\.word2vec .*tf\.keras\.datasets"):
             import tensorflow.examples.tutorials.word2vec  # noqa: F401
     assert not hasattr(scipy.ndimage, "imread")

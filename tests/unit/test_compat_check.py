@@ -234,13 +234,13 @@ def test_partly_served_contrib_package(tmp_path: Path) -> None:
     write(tmp_path / "train.py", """
         import tensorflow.contrib.learn as learn
         from tensorflow.contrib.learn import datasets
-        from tensorflow.contrib.learn import Estimator
+        from tensorflow.contrib.learn import DNNEstimator
     """)
     report = check.check_script(tmp_path / "train.py")
     assert_found(report, "train.py", "import tensorflow.contrib.learn", "bridged", line=1)
     assert_found(report, "train.py", "from tensorflow.contrib.learn import datasets", "bridged", line=2)
-    assert_found(report, "train.py", "from tensorflow.contrib.learn import Estimator", "unsupported", line=3)
-    estimator = by_construct(report)[("train.py", "from tensorflow.contrib.learn import Estimator")]
+    assert_found(report, "train.py", "from tensorflow.contrib.learn import DNNEstimator", "unsupported", line=3)
+    estimator = by_construct(report)[("train.py", "from tensorflow.contrib.learn import DNNEstimator")]
     # the refusal of compat.contrib.learn, naming the tf.estimator successor
-    assert "tf.contrib.learn.Estimator" in estimator.action and "tf.estimator" in estimator.action
+    assert "tf.contrib.learn.DNNEstimator" in estimator.action and "tf.estimator" in estimator.action
     assert [f.line for f in report.unsupported] == [3]

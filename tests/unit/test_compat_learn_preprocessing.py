@@ -126,7 +126,7 @@ def test_check_classifies_names_reached_through_a_contrib_module_alias(tmp_path:
         import tensorflow.contrib.crf as crf
         processor = learn.preprocessing.VocabularyProcessor(10)
         cell = contrib_rnn.BasicLSTMCell(4)
-        estimator = learn.DNNClassifier(hidden_units=[3])
+        estimator = learn.DNNEstimator(hidden_units=[3])
         bad = crf.no_such_function
         """))
     (tmp_path / "imports.py").write_text(textwrap.dedent("""\
@@ -139,4 +139,4 @@ def test_check_classifies_names_reached_through_a_contrib_module_alias(tmp_path:
     verdicts = {f.construct: f.status for f in report.findings}
     assert verdicts["learn.preprocessing.VocabularyProcessor"] == "bridged"
     assert verdicts["contrib_rnn.BasicLSTMCell"] == "bridged"
-    assert {f.construct for f in report.unsupported} == {"learn.DNNClassifier", "crf.no_such_function"}
+    assert {f.construct for f in report.unsupported} == {"learn.DNNEstimator", "crf.no_such_function"}
