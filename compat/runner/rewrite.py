@@ -64,6 +64,7 @@ from compat.rules import DEEP_TF1_IMPORTS, DICT_METHODS, NUMPY_REMOVED, PY2_BUIL
 from compat.runner import local_imports, source_pass
 from compat.stdlib import generators as stdlib_generators
 from compat.stdlib import keywords as stdlib_keywords
+from compat.stdlib import random_legacy
 from compat.stdlib import rewrite as stdlib_rewrite
 
 __all__ = [
@@ -358,6 +359,7 @@ def transform(tree: ast.Module, python2: bool = False, context: ast.Module | Non
     # The NumPy 1 and standard-library passes run after the main one, so each reports the
     # construct as the user wrote it (``np.asarray(x).tostring()``, not the helper it became).
     passes = [make_pass(scanned) for make_pass in _SOURCE_PASSES]
+    passes.append(random_legacy.RandomPass(scanned, python2))
     transformer = LegacyTransformer(bindings)
     new_tree = transformer.visit(tree)
     for surface in passes:
@@ -607,6 +609,9 @@ class LegacyHelpers:
     texts = staticmethod(py2_text.texts)
     run_result = staticmethod(py2_text.run_result)
     text_args = staticmethod(py2_text.text_args)
+    # The random module: Python 2.7's draws (translated modules), Python 3.10's removed arguments (others).
+    random2 = random_legacy.PY2
+    random310 = random_legacy.PY310
 
     def __init__(self, tf1_namespace: Callable[[], types.ModuleType],
                  numpy_legacy: types.ModuleType) -> None:

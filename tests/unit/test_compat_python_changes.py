@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import random
 import textwrap
 from typing import Any
 
@@ -299,3 +300,52 @@ def test_reports_do_not_change_python3_modules() -> None:
     assert found == []
     tree = ast.parse("x = 1\n")
     assert rewrite.transform(tree).changes == []
+
+
+# --------------------------------------------------------------------------
+# random: Python 2.7's draws in Python 2 modules, Python 3.10's arguments in the others
+# --------------------------------------------------------------------------
+
+def test_python2_random_draws_as_python2() -> None:
+    # Expected values: random2 1.0.2 (a port of Python 2.7's random module to Python 3) with seed 1234.
+    names = run_legacy('''
+        import random
+        from random import choice as pick
+        random.seed(1234)
+        x = range(10)
+        random.shuffle(x)
+        random.seed(1234)
+        ints = [random.randint(1, 100) for _ in range(5)]
+        random.seed(1234)
+        picks = [pick('abcdefgh') for _ in range(5)]
+        rng = random.Random(1234)
+        sampled = rng.sample(range(100), 5)
+        ranges = rng.randrange(0, 50, 7)
+    ''', python2=True)
+    assert names["x"] == [8, 1, 7, 4, 2, 5, 6, 0, 3, 9]  # Python 3's own shuffle: [2, 8, 3, 5, 6, 4, 9, 0, 1, 7]
+    assert names["ints"] == [97, 45, 1, 92, 94]
+    assert names["picks"] == ["h", "d", "a", "h", "h"]
+    assert names["sampled"] == [96, 44, 0, 91, 93]
+    assert names["ranges"] == 28  # the draw after the sample: 7 * int(random() * 8)
+
+
+def test_python3_random_arguments_removed_in_311() -> None:
+    names = run_legacy('''
+        import random
+        x = list(range(5))
+        random.shuffle(x, lambda: 0.5)
+        random.seed(3)
+        picked = random.sample({10, 20, 30, 40}, 2)
+        y = [1, 2, 3]
+        random.shuffle(y)
+    ''')
+    assert names["x"] == [0, 3, 1, 4, 2]  # j = int(0.5 * (i + 1)) for i = 4..1, as Python <= 3.10 shuffled
+    assert names["picked"] == random.Random(3).sample(tuple({10, 20, 30, 40}), 2)
+    assert sorted(names["y"]) == [1, 2, 3]
+
+
+def test_check_reports_random_calls() -> None:
+    assert changes("import random\nrandom.shuffle(x)\nrandom.sample(s, 2)\n") == [(3, "random.sample")]
+    assert (2, "random.shuffle") in changes("import random\nrandom.shuffle(x, f)\n")
+    py2 = changes("import random\nfrom random import choice\nrandom.shuffle(x)\nprint 'x'\n")
+    assert (2, "from random import choice") in py2 and (3, "random.shuffle") in py2
