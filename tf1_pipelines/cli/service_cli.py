@@ -80,7 +80,10 @@ def worker_count(text: str) -> int:
 
 
 def dispatcher_address(text: str) -> str:
-    """An argparse type: ``[grpc://]HOST:PORT`` with a port 1..65535."""
+    """An argparse type: ``[grpc://]HOST:PORT`` with a port 1..65535 (no other protocol)."""
+    if "://" in text and not text.startswith(f"{PROTOCOL}://"):
+        raise argparse.ArgumentTypeError(f"--dispatcher must be HOST:PORT or {PROTOCOL}://HOST:PORT "
+                                         f"(the tf.data service speaks gRPC only), got {text!r}")
     host, sep, port = _strip_protocol(text).rpartition(":")
     if not sep or not host:
         raise argparse.ArgumentTypeError(f"--dispatcher must be HOST:PORT, got {text!r}")

@@ -44,8 +44,9 @@ T = TypeVar("T")
 
 
 def check_service_address(name: str, service: Any) -> str:
-    """``service`` as given if it reads ``grpc://host:port``; ConfigTypeError for a
-    value that is not a string, ConfigError for a string of another form."""
+    """``service`` as given if it reads ``grpc://host:port`` and nothing more;
+    ConfigTypeError for a value that is not a string, ConfigError for a string of
+    another form."""
     if not isinstance(service, str):
         raise ConfigTypeError(f"{name} must be a string 'grpc://host:port', got "
                               f"{show(service)} ({type(service).__name__})")
@@ -54,7 +55,10 @@ def check_service_address(name: str, service: Any) -> str:
         port = parts.port
     except ValueError:
         port = None
-    if parts.scheme != PROTOCOL or not parts.hostname or port is None or parts.path:
+    # Nothing may follow host:port (a path, ?query, #fragment) nor precede the host (user@):
+    # TensorFlow would take the whole rest as the address and retry it in vain.
+    if (parts.scheme != PROTOCOL or not parts.hostname or port is None or "@" in parts.netloc
+            or service != f"{PROTOCOL}://{parts.netloc}"):
         raise ConfigError(f"{name} must look like 'grpc://host:port' (a dispatcher's "
                           f"address), got {show(service)}")
     return service
