@@ -13,6 +13,7 @@ from typing import Any
 
 __all__ = [
     "FUNCTIONS",
+    "LMDBDataset",
     "Transformation",
     "assert_element_shape",
     "batch_and_drop_remainder",
@@ -168,7 +169,63 @@ def read_batch_features(file_pattern: Any, batch_size: Any, features: Any, reade
     return v1.data.make_one_shot_iterator(dataset).get_next()
 
 
+def _lmdb_pairs(path: str) -> Any:
+    """``(key, value)`` bytes of the main database of the LMDB environment ``path``, in key order.
+
+    A regular file is opened as a sub-directory-less environment, a folder as
+    an environment folder; read-only and without the lock file, as TF 1.x did.
+
+    Raises:
+        ValueError: ``path`` is not an LMDB environment (named); TensorFlow re-raises it from ``get_next``.
+    """
+    import os
+
+    import lmdb
+    try:
+        env = lmdb.open(path, subdir=not os.path.isfile(path), readonly=True, lock=False, readahead=False)
+    except lmdb.Error as exc:
+        raise ValueError(f"LMDBDataset: {path} is not a readable LMDB database: {exc}") from exc
+    try:
+        with env.begin(buffers=False) as txn:
+            yield from txn.cursor()
+    finally:
+        env.close()
+
+
+def LMDBDataset(filenames: Any) -> Any:  # noqa: N802 (TF 1.x's class name)
+    """``tf.contrib.data.LMDBDataset(filenames)`` (TF 1.9-1.15): ``(key, value)`` string pairs of each LMDB
+    file in turn, in the database's key order, as a ``tf.data.Dataset``.
+
+    Read through the ``lmdb`` package in a generator (TF 1.x linked LMDB into a
+    kernel); ``filenames`` is a string or a list of strings (a tensor is refused:
+    the names must be known when the graph is built).
+
+    Raises:
+        TypeError: ``filenames`` is a tensor.
+        LegacyAPIError: the ``lmdb`` package is not installed.
+    """
+    import importlib.util
+
+    import tensorflow as tf
+    if importlib.util.find_spec("lmdb") is None:
+        from compat.errors import LegacyAPIError
+        raise LegacyAPIError("tf.contrib.data.LMDBDataset reads through the lmdb package, which is not installed: "
+                             "pip install lmdb")
+    if isinstance(filenames, (tf.Tensor, tf.Variable)):
+        raise TypeError("LMDBDataset: give the file names as Python strings (a tensor of names is not supported "
+                        "by the compat runner)")
+    given = [filenames] if isinstance(filenames, (str, bytes)) else list(filenames)
+    names: list[str] = [n.decode() if isinstance(n, bytes) else str(n) for n in given]
+
+    def pairs() -> Any:
+        for name in names:
+            yield from _lmdb_pairs(name)
+    spec = (tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.string))
+    return tf.data.Dataset.from_generator(pairs, output_signature=spec)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "LMDBDataset": LMDBDataset,
     "sloppy_interleave": sloppy_interleave,
     "read_batch_features": read_batch_features,
     "sliding_window_batch": sliding_window_batch,
