@@ -64,10 +64,14 @@ def _sizes_to_nhwc(sizes: Any) -> Any:
     if isinstance(sizes, (list, tuple)):
         return to_nhwc_list(sizes) if len(sizes) == 4 else sizes
     import tensorflow as tf
+    from tensorflow.python.framework import tensor_util
     sizes = tf.convert_to_tensor(sizes)
-    if sizes.shape.rank == 1 and sizes.shape[0] == 4:
-        return tf.gather(sizes, list(_TO_NHWC))
-    return sizes  # TF 2's spatial-only form (2 entries) is the same in both layouts
+    if sizes.shape.rank != 1 or sizes.shape[0] != 4:
+        return sizes  # TF 2's spatial-only form (2 entries) is the same in both layouts
+    known = tensor_util.constant_value(sizes)
+    if known is not None:  # a constant stays one, so the static output shape is known (TF 1.x's shape fn)
+        return to_nhwc_list([int(v) for v in known])
+    return tf.gather(sizes, list(_TO_NHWC))
 
 
 def _nhwc(x: Any) -> Any:

@@ -20,7 +20,7 @@ Imports the standard library only.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from compat.runner.source_pass import dotted_through, names_bound_to, short
@@ -52,16 +52,36 @@ ACTIONS = {
 }
 
 
+def _always(call: ast.Call) -> bool:
+    return True
+
+
+def _without(*keywords: str, positional: int) -> Callable[[ast.Call], bool]:
+    """A test true for calls that give none of ``keywords`` and at most ``positional`` positional arguments."""
+    def applies(call: ast.Call) -> bool:
+        return len(call.args) <= positional and not any(k.arg in keywords for k in call.keywords)
+    return applies
+
+
+def _repeated_cell(call: ast.Call) -> bool:
+    """``MultiRNNCell([cell] * n)`` (or ``n * [cell]``): one cell object for every layer."""
+    cells = _argument(call, 0, "cells")
+    return isinstance(cells, ast.BinOp) and isinstance(cells.op, ast.Mult) and (
+        isinstance(cells.left, ast.List) or isinstance(cells.right, ast.List))
+
+
 @dataclass(frozen=True)
 class Warned:
     """A TensorFlow name whose behaviour changed in ``release`` and that the runner runs as today.
 
-    ``suffixes``: dotted endings of the called name (below ``tensorflow``) that it applies to.
+    ``suffixes``: dotted endings of the called name (below ``tensorflow``) that it applies to;
+    ``applies``: whether a call of it shows the old behaviour was relied on.
     """
 
     suffixes: tuple[str, ...]
     release: str
     what: str
+    applies: Callable[[ast.Call], bool] = _always
 
 
 #: Behaviour changes the runner does not undo, reported as ``warning`` where a call shows them.
@@ -72,6 +92,26 @@ WARNINGS: tuple[Warned, ...] = (
            "RNN cells name their variables kernel/bias since TensorFlow 1.2 (weights/biases before): a checkpoint "
            "written by TF <= 1.1 does not restore into them; rename its variables "
            "(TF 1.x's tf.contrib.rnn checkpoint_convert did) or build a name map for tf.train.Saver"),
+    Warned(("nn.rnn_cell.MultiRNNCell", "contrib.rnn.MultiRNNCell"), "TensorFlow 1.2",
+           "one cell object repeated ([cell] * n) shares its variables across the layers since TensorFlow 1.2 "
+           "(TF 1.0 gave each layer its own, TF 1.1 raised): build one cell per layer to get TF 1.0's stack",
+           _repeated_cell),
+    Warned(("data.Dataset.list_files",), "TensorFlow 1.7",
+           "Dataset.list_files shuffles the file names by default since TensorFlow 1.7 (in order before): "
+           "pass shuffle=False for the old order", _without("shuffle", "seed", positional=1)),
+    Warned(("keras.optimizers.Adadelta", "keras.optimizers.Adagrad", "keras.optimizers.Adamax",
+            "keras.optimizers.Nadam"), "TensorFlow 1.14",
+           "tf.keras optimizers' default learning rates changed in TensorFlow 1.14 (Adadelta 1.0, Adagrad 0.01, "
+           "Adamax and Nadam 0.002 before; 0.001 since): give the learning rate the script was tuned with",
+           _without("lr", "learning_rate", positional=0)),
+    Warned(("keras.initializers.RandomUniform", "keras.initializers.RandomNormal",
+            "keras.initializers.TruncatedNormal"), "TensorFlow 1.11",
+           "tf.keras' random initializers took TensorFlow's defaults before 1.11 (RandomUniform 0..1, "
+           "stddev 1.0) and Keras' since (-0.05..0.05, stddev 0.05): give the range or stddev explicitly",
+           _without("minval", "maxval", "mean", "stddev", positional=0)),
+    Warned(("keras.layers.UpSampling2D", "keras.backend.resize_images"), "TensorFlow 1.15",
+           "a bug in tf.keras' image resizing (UpSampling2D, backend.resize_images) was fixed in TensorFlow 1.15: "
+           "the upsampled values can differ from TF <= 1.14's"),
 )
 
 
@@ -106,7 +146,7 @@ def _call_uses(call: ast.Call, dotted: str | None) -> Iterator[Use]:
         if below.startswith(("summary.", "compat.v1.summary.")) and below.rpartition(".")[2] in SUMMARY_OPS:
             yield Use(call, short(call), ACTIONS["summary"])
         for warned in WARNINGS:
-            if below.endswith(warned.suffixes):
+            if below.endswith(warned.suffixes) and warned.applies(call):
                 yield Use(call, short(call), f"changed in {warned.release}: {warned.what}", "warning")
     for keyword in call.keywords:
         if keyword.arg in _DISTRIBUTE_KEYWORDS and not (isinstance(keyword.value, ast.Constant)

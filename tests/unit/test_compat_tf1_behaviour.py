@@ -212,6 +212,12 @@ y = tf.layers.conv2d(x, 8, 3, data_format='channels_first')
 s = tf.summary.scalar("loss", cost)
 cell = tf.nn.rnn_cell.BasicLSTMCell(4)
 none = tf.estimator.RunConfig(train_distribute=None)
+stack = tf.contrib.rnn.MultiRNNCell([cell] * 3)
+files = tf.data.Dataset.list_files("*.tfrecord")
+opt = tf.keras.optimizers.Adadelta()
+ordered = tf.data.Dataset.list_files("*.tfrecord", shuffle=False)
+tuned = tf.keras.optimizers.Adadelta(lr=1.0)
+own = tf.contrib.rnn.MultiRNNCell([tf.nn.rnn_cell.GRUCell(4) for _ in range(3)])
 '''
 
 
@@ -221,8 +227,12 @@ def test_check_reports_each_construct_with_what_the_runner_does() -> None:
     assert found == [
         (4, "bridged", ACTIONS["gfile"]), (5, "bridged", ACTIONS["gfile"]), (7, "bridged", ACTIONS["distribute"]),
         (8, "bridged", ACTIONS["version"]), (10, "bridged", ACTIONS["version"]), (11, "bridged", ACTIONS["nchw"]),
-        (12, "bridged", ACTIONS["summary"]), (13, "warning", found[-1][2])]
-    assert "TensorFlow 1.2" in found[-1][2] and "kernel" in found[-1][2]
+        (12, "bridged", ACTIONS["summary"]), (13, "warning", found[7][2]), (15, "warning", found[8][2]),
+        (16, "warning", found[9][2]), (17, "warning", found[10][2]), (20, "warning", found[11][2])]
+    assert "TensorFlow 1.2" in found[7][2] and "kernel" in found[7][2]
+    assert "TensorFlow 1.2" in found[8][2] and "shares its variables" in found[8][2]
+    assert "TensorFlow 1.7" in found[9][2] and "TensorFlow 1.14" in found[10][2]
+    assert "TensorFlow 1.2" in found[11][2] and "kernel" in found[11][2]  # the GRUCell inside, not the stack
     assert list(find_uses(ast.parse("import numpy as np\nnp.__version__\n"))) == []
     assert list(find_uses(ast.parse("import tensorflow.compat.v1 as tf\ntf.__version__\n"))) == []
 

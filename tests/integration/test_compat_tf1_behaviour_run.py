@@ -203,3 +203,81 @@ def test_without_onednn_nchw_fails_and_the_hook_gives_nhwc_values_gfile_bytes_an
     after = results["after"]
     assert after["gfile"] == jpeg.read_bytes().hex() and after["tag"] == "loss"
     assert after["nchw"] < 1e-4
+
+
+RUN_SCRIPT = '''
+import json
+
+import numpy as np
+import tensorflow as tf
+
+out = {"version": [tf.__version__, tf.VERSION, tf.version.VERSION],
+       "branch": "tf1" if int(tf.__version__.split(".")[0]) < 2 else "tf2"}
+raw = tf.gfile.FastGFile("cat.jpg", "r").read()
+out["gfile"] = raw.hex() if isinstance(raw, bytes) else "text"
+out["text"] = tf.gfile.GFile("labels.txt", "r").read()
+
+rng = np.random.RandomState(0)
+xv = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+wv = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
+x = tf.placeholder(tf.float32, [None, 3, 8, 8])
+y = tf.nn.conv2d(x, tf.constant(wv), [1, 1, 1, 1], "SAME", data_format="NCHW")
+pool = tf.nn.max_pool(y, [1, 1, 2, 2], [1, 1, 2, 2], "VALID", data_format="NCHW")
+up = tf.nn.conv2d_transpose(pool, tf.ones([3, 3, 2, 4]), output_shape=[2, 2, 8, 8], strides=[1, 1, 2, 2],
+                            data_format="NCHW")
+grad = tf.gradients(tf.reduce_sum(tf.square(up)), x)[0]
+xh = tf.transpose(x, [0, 2, 3, 1])
+yh = tf.nn.conv2d(xh, tf.constant(wv), [1, 1, 1, 1], "SAME")
+poolh = tf.nn.max_pool(yh, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+uph = tf.nn.conv2d_transpose(poolh, tf.ones([3, 3, 2, 4]), output_shape=[2, 8, 8, 2], strides=[1, 2, 2, 1])
+gradh = tf.gradients(tf.reduce_sum(tf.square(uph)), x)[0]
+out["up_shape"] = up.get_shape().as_list()
+
+with tf.name_scope("Loss"):
+    cost = tf.reduce_mean(up)
+tf.summary.scalar("loss", cost)
+tf.summary.scalar("loss", cost)
+tf.summary.histogram("pool", pool, family="Layers")
+merged = tf.summary.merge_all()
+with tf.Session() as sess:
+    values = sess.run([y, up, grad, uph, gradh, merged], {x: xv})
+out["tags"] = [v.tag for v in tf.Summary.FromString(values[-1]).value]
+out["y"] = values[0].tolist()
+out["up_vs_nhwc"] = float(np.abs(values[1] - values[3].transpose(0, 3, 1, 2)).max())
+out["grad_vs_nhwc"] = float(np.abs(values[2] - values[4]).max())
+print("RESULTS " + json.dumps(out))
+'''
+
+
+def numpy_conv_same(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """SAME cross-correlation, stride 1, of NCHW ``x`` with a 3x3 HWIO ``w`` (float64)."""
+    padded = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    n, _, h, wd = x.shape
+    y = np.zeros((n, w.shape[3], h, wd))
+    for i in range(h):
+        for j in range(wd):
+            y[:, :, i, j] = np.einsum("nchw,hwco->no", padded[:, :, i:i + 3, j:j + 3], w)
+    return y
+
+
+@pytest.mark.timeout(200)
+def test_compat_run_gives_tf1s_version_gfile_bytes_summary_tags_and_nchw_on_a_cpu(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    jpeg = bytes([0xFF, 0xD8, 0xFF, 0xE0]) + bytes(range(128, 160))
+    (tmp_path / "cat.jpg").write_bytes(jpeg)
+    (tmp_path / "labels.txt").write_text("chat\ncäfé\n", encoding="utf-8")
+    script = write(tmp_path / "tf1_script.py", RUN_SCRIPT)
+    monkeypatch.setenv("TF_ENABLE_ONEDNN_OPTS", "0")  # the CPU kernels that refuse NCHW, as TF 1.x's did
+    done = compat_run(script, timeout=180)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("RESULTS ")), None)
+    assert done.returncode == 0 and line is not None, done.stderr[-3000:]
+    out = json.loads(line.removeprefix("RESULTS "))
+    assert out["version"] == ["1.15.5"] * 3 and out["branch"] == "tf1"
+    assert out["gfile"] == jpeg.hex() and out["text"] == "chat\ncäfé\n"
+    assert out["tags"] == ["loss", "loss_1", "Layers/Layers/pool"]
+    assert out["up_shape"] == [2, 2, 8, 8]
+    rng = np.random.RandomState(0)
+    xv = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    wv = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
+    np.testing.assert_allclose(out["y"], numpy_conv_same(xv, wv), rtol=1e-4, atol=1e-4)
+    assert out["up_vs_nhwc"] < 1e-4 and out["grad_vs_nhwc"] < 1e-3
