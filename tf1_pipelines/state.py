@@ -12,7 +12,10 @@ the user builds afterwards saves and restores the input position with the model.
     <path>/iterator.index   the iterators' checkpoint (TF's format)
     <path>/iterator.data-00000-of-00001
 
-written under a temporary name and renamed when complete.
+written under a temporary name first, then moved into the folder, the header last
+(with a manifest, ``.tf1_pipelines-written.json``, of the files saved). Saving again
+into the folder replaces only what the earlier save wrote: your own files there stay,
+and the folder's permissions are never changed.
 
 The data's fingerprint (:func:`data_fingerprint`): for every array the pipeline
 holds, its shape, dtype and SHA-256; for every file it reads (and every file
@@ -44,6 +47,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, DataError
+from tf1_pipelines.records import folder_lock, manifest
 from tf1_pipelines.records.manifest import edge_fingerprint
 from tf1_pipelines.runtime.quiet_tf1 import no_deprecation_warnings
 
@@ -246,13 +250,15 @@ def _saver(graph: tf.Graph, state: InputState) -> Any:
 
 def save(pipeline: Any, state: InputState, sess: Any, path: str) -> None:
     """Write the position of the pipeline's iterators in ``sess`` to folder ``path``
-    (replacing a folder this function wrote before), atomically."""
+    (replacing the files an earlier save wrote there; see :func:`_publish`)."""
     refuse_if_unsaveable(pipeline, state)
     saver = _saver(sess.graph, state)
     path = os.path.abspath(os.fspath(path))
     parent = os.path.dirname(path)
     os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=os.path.basename(path) + ".partial-", dir=parent)
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise ConfigError(f"{path} exists and is not a folder; give a folder for the state")
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(path)}.partial-", dir=parent)
     try:
         with sess.graph.as_default():  # a Saver run outside its graph builds eager ops
             saver.save(sess, os.path.join(tmp, PREFIX), write_meta_graph=False,
@@ -262,25 +268,80 @@ def save(pipeline: Any, state: InputState, sess: Any, path: str) -> None:
                                        for name in sorted(os.listdir(tmp))}
         with open(os.path.join(tmp, HEADER), "w", encoding="utf-8") as f:
             json.dump(written, f, indent=1, sort_keys=True)
-        _replace(tmp, path)
-    except BaseException:
+        _publish(tmp, path)
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
-def _replace(tmp: str, path: str) -> None:
-    """Rename folder ``tmp`` to ``path``; an older state there (a folder with our
-    header) is moved aside first and removed after; anything else is refused."""
-    if not os.path.exists(path):
-        os.rename(tmp, path)
-        return
-    if not os.path.isfile(os.path.join(path, HEADER)):
-        raise ConfigError(f"{path} exists and is not a saved pipeline state; "
-                          "give a new path")
-    old = tempfile.mkdtemp(prefix=os.path.basename(path) + ".old-", dir=os.path.dirname(path))
-    os.rename(path, os.path.join(old, "state"))
-    os.rename(tmp, path)
-    shutil.rmtree(old, ignore_errors=True)
+def _publish(tmp: str, path: str) -> None:
+    """Move the files of ``tmp`` into the folder ``path`` (made if missing, with the
+    usual permissions), under the folder's lock.
+
+    Only what an earlier save wrote there is replaced or removed: the files the
+    folder's manifest lists with their present digest (or, for a state saved
+    before states had a manifest, the header and the checkpoint files it lists
+    with their sizes). Anything else in the folder is kept as it is, and the
+    folder's mode is never changed; a file of ours in the way that the user
+    changed, or a folder that is not a saved state, is refused with ConfigError
+    before anything moves. The header moves last: until it is in place the folder
+    holds no complete state, and a restore refuses it."""
+    existed = os.path.isdir(path)
+    os.makedirs(path, exist_ok=True)
+    with folder_lock.folder_lock(path, timeout=60):
+        ours = _earlier_save(path) if existed else set()
+        new = sorted(os.listdir(tmp))
+        for name in new:
+            target = os.path.join(path, name)
+            if os.path.lexists(target) and name not in ours:
+                raise ConfigError(f"{target} is in the way and was not written by save_state "
+                                  "(or changed since); move it, or save into another folder "
+                                  "(nothing was written)")
+        if HEADER in ours:
+            os.remove(os.path.join(path, HEADER))  # the folder holds no complete state now
+        files = [name for name in new if name != HEADER]
+        for name in files:
+            os.replace(os.path.join(tmp, name), os.path.join(path, name))
+        stale = [name for name in ours if name not in new and name != HEADER]
+        for name in stale:
+            os.remove(os.path.join(path, name))
+        manifest.forget(path, stale)
+        manifest.record(path, [os.path.join(path, name) for name in files])
+        os.replace(os.path.join(tmp, HEADER), os.path.join(path, HEADER))
+        manifest.record(path, [os.path.join(path, HEADER)])
+
+
+def _earlier_save(path: str) -> set[str]:
+    """Base names in the existing folder ``path`` that an earlier save wrote and
+    nobody changed since; ConfigError when it holds no state of ours (an empty
+    folder included: a path the user made for something else)."""
+    listed = manifest.load(path)
+    ours = {name for name in listed if manifest.is_ours(path, name, listed)}
+    if not listed:
+        ours = _legacy_state_files(path)
+    if not ours and not os.path.lexists(os.path.join(path, HEADER)):
+        raise ConfigError(f"{path} exists and is not a saved pipeline state; give a new path")
+    return ours
+
+
+def _legacy_state_files(path: str) -> set[str]:
+    """The files of a state saved without a manifest: its header and the checkpoint
+    files the header lists, each still of the size it lists."""
+    header_file = os.path.join(path, HEADER)
+    if not os.path.isfile(header_file) or os.path.islink(header_file):
+        return set()
+    try:
+        saved = _read_header(header_file)
+    except DataError:
+        return set()
+    sizes = saved.get("checkpoint_files")
+    if not isinstance(sizes, dict):
+        return set()
+    ours = {HEADER}
+    for name, size in sizes.items():
+        file = os.path.join(path, str(name))
+        if os.path.isfile(file) and not os.path.islink(file) and os.path.getsize(file) == size:
+            ours.add(str(name))
+    return ours
 
 
 def restore(pipeline: Any, state: InputState, sess: Any, path: str) -> None:

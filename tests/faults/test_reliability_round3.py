@@ -302,3 +302,88 @@ def test_a_data_set_build_on_a_full_disk_names_the_folder(tmp_path: Path) -> Non
     assert caught.value.errno == errno.ENOSPC
     assert repr(str(tmp_path / "home")) in str(caught.value) and "5.0 kB" in str(caught.value)
     assert os.listdir(tmp_path / "home") == []
+
+
+# ------------------------------------- row: save_state again into a folder the user added to
+def _x() -> np.ndarray:
+    return np.arange(600, dtype=np.float32).reshape(200, 3)
+
+
+@pytest.mark.timeout(180)
+def test_save_state_again_keeps_the_users_files_and_the_folders_mode(tmp_path: Path) -> None:
+    import tf1_pipelines as tp
+
+    folder = tmp_path / "s"
+    with tp.load_pipeline("constant", arrays={"x": _x()}, batch_size=2, seed=1) as p:
+        p.get_batch()
+        p.save_state(str(folder))
+        assert folder.stat().st_mode & 0o777 == 0o777 & ~_umask()  # a new folder: as mkdir
+        (folder / "notes.txt").write_text("the user's own")
+        (folder / "plots").mkdir()
+        (folder / "plots" / "loss.png").write_bytes(b"png")
+        os.chmod(folder, 0o751)
+        for _ in range(3):
+            p.get_batch()
+        p.save_state(str(folder))  # again: replaces its own files only
+        expected = p.get_batch()
+    assert folder.stat().st_mode & 0o777 == 0o751
+    assert (folder / "notes.txt").read_text() == "the user's own"
+    assert (folder / "plots" / "loss.png").read_bytes() == b"png"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(["notes.txt", "plots", "header.json", "iterator.index",
+                            "iterator.data-00000-of-00001", manifest.MANIFEST_NAME])
+    assert not [n for n in os.listdir(tmp_path) if n != "s"]  # no temporary folder left
+    with tp.load_pipeline("constant", arrays={"x": _x()}, batch_size=2, seed=1) as p:
+        p.restore_state(str(folder))
+        assert np.array_equal(p.get_batch().x, expected.x)  # the later save was restored
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
+@pytest.mark.timeout(180)
+@settings(max_examples=3)
+@given(which=st.sampled_from(["header.json", "iterator.index", "iterator.data-00000-of-00001"]))
+def test_save_state_refuses_to_replace_its_file_the_user_changed(tmp_path_factory, fault_outcomes,
+                                                                  which) -> None:
+    import tf1_pipelines as tp
+    from tf1_pipelines.errors import ConfigError
+
+    folder = tmp_path_factory.mktemp("state") / "s"
+    with tp.load_pipeline("constant", arrays={"x": _x()}, batch_size=2, seed=1) as p:
+        p.save_state(str(folder))
+        data = bytearray((folder / which).read_bytes())
+        data[len(data) // 2] ^= 1  # same size, one bit: the user's now
+        (folder / which).write_bytes(bytes(data))
+        before = snapshot(folder)
+        with pytest.raises(ConfigError, match="was not written by save_state") as caught:
+            p.save_state(str(folder))
+    fault_outcomes.record("round3 save_state over a changed file", caught.value)
+    assert str(folder / which) in str(caught.value)
+    assert snapshot(folder) == before
+
+
+@pytest.mark.timeout(180)
+def test_a_state_saved_without_a_manifest_is_replaced_and_a_users_folder_refused(
+        tmp_path: Path) -> None:
+    import tf1_pipelines as tp
+    from tf1_pipelines.errors import ConfigError
+
+    folder = tmp_path / "s"
+    with tp.load_pipeline("constant", arrays={"x": _x()}, batch_size=2, seed=1) as p:
+        p.save_state(str(folder))
+        os.remove(folder / manifest.MANIFEST_NAME)  # as an earlier version saved it
+        (folder / "mine.txt").write_text("kept")
+        p.get_batch()
+        p.save_state(str(folder))
+        assert (folder / "mine.txt").read_text() == "kept"
+        assert manifest.is_ours(str(folder), "header.json")
+        project = tmp_path / "project"
+        project.mkdir()
+        (project / "train.py").write_text("print('hi')")
+        with pytest.raises(ConfigError, match="not a saved pipeline state"):
+            p.save_state(str(project))
+        assert os.listdir(project) == ["train.py"]
