@@ -260,11 +260,13 @@ class Estimator:
         self._arguments = arguments
         self._feature_engineering_fn = feature_engineering_fn
         self._extra_metrics: Mapping[Any, Any] | None = None
+        self._labels_info: tuple[Any, Any] | None = None
         self.params = params
         self.core = _api().Estimator(self._core_model_fn, model_dir=model_dir, config=config, params=params)
 
     # The model_fn the core Estimator calls.
     def _core_model_fn(self, features: Any, labels: Any, mode: str, params: Any, config: Any) -> Any:
+        labels = self._labels_for(labels, mode)
         if self._feature_engineering_fn is not None:
             features, labels = self._feature_engineering_fn(features, labels)
         kwargs: dict[str, Any] = {}
@@ -277,6 +279,17 @@ class Estimator:
         if mode == _api().ModeKeys.EVAL and self._extra_metrics:
             extra = _metric_ops(self._extra_metrics, features, labels, spec.predictions)
         return _spec(spec, mode, extra)
+
+    def _labels_for(self, labels: Any, mode: str) -> Any:
+        """TF 1.x gave a model_fn in INFER mode an (unfed) placeholder shaped like the labels ``fit`` saw,
+        so that label code such as ``tf.one_hot(target, n)`` still builds; training records that signature."""
+        import tensorflow as tf
+        if labels is not None and mode == _api().ModeKeys.TRAIN and isinstance(labels, tf.Tensor):
+            self._labels_info = (labels.dtype, labels.shape)
+        if labels is None and mode == _api().ModeKeys.PREDICT and self._labels_info is not None:
+            dtype, shape = self._labels_info
+            return tf.compat.v1.placeholder(dtype, shape, name="labels")
+        return labels
 
     @property
     def model_dir(self) -> str:

@@ -9,7 +9,8 @@ under ``python -m compat run``; here its answers are checked against NumPy:
 * a ``DNNClassifier``'s checkpoint holds ``dnn/hiddenlayer_<i>/weights|biases`` and
   ``dnn/logits/weights|biases``; its predicted classes are the arg-max of logits
   recomputed in NumPy from those variables;
-* an ``Estimator(model_fn)`` returning TF 1.0's ``(predictions, loss, train_op)`` tuple,
+* an ``Estimator(model_fn)`` returning TF 1.0's ``(predictions, loss, train_op)`` tuple (its loss
+  built from the labels in every mode, as TensorFlow's text_classification.py did),
   evaluated with a ``MetricSpec``, and ``SKCompat.predict``'s dict of arrays;
 * ``ValidationMonitor(early_stopping_rounds=...)`` stops a run whose loss cannot improve.
 """
@@ -67,7 +68,7 @@ out["dnn_vars"] = {n: dnn.get_variable_value(n).tolist() for n in dnn.get_variab
 def model_fn(features, labels, mode):
     w = tf.get_variable("w", [2, 1], initializer=tf.zeros_initializer())
     pred = tf.squeeze(tf.matmul(features, w), 1)
-    loss = tf.losses.mean_squared_error(labels, pred) if labels is not None else None
+    loss = tf.losses.mean_squared_error(labels, pred)  # TF 1.x gave predict an unfed labels placeholder
     train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_global_step()) \\
         if mode == learn.ModeKeys.TRAIN else None
     return {"pred": pred, "double": 2 * pred}, loss, train
