@@ -18,7 +18,10 @@ integer or bytes-like object, not 'str'``, often in a reader thread.
   scalars and object arrays of bytes inside the fetched structure (lists,
   tuples, named tuples, dicts) become text;
 * ``tf.py_func(f, ...)`` / ``tf.numpy_function(f, ...)`` -> ``f`` gets its string
-  arguments as text (``__compat__.text_args(f)``).
+  arguments as text (``__compat__.text_args(f)``);
+* ``pickle.load(f)`` / ``loads`` / ``Unpickler`` (also as ``cPickle``) without an
+  ``encoding`` -> ``__compat__.pickle2...`` (:mod:`compat.py2.pickle2`): the
+  pickle's Python 2 ``str`` objects by the same rule.
 
 A value becomes ``str`` only when it is valid UTF-8, and then it encodes back to
 exactly its bytes (TensorFlow, ``BytesList`` through the Python 2 writers'
@@ -34,7 +37,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from compat.runner.source_pass import SourcePass, helper, short
+from compat.runner.source_pass import SourcePass, helper, import_aliases, import_statements, short
 
 __all__ = ["Py2Text", "run_result", "text", "text_args", "texts"]
 
@@ -43,6 +46,12 @@ FIELD_ACTION = ("Python 2 text: a tf.train.Example bytes value that is valid UTF
 RUN_ACTION = ("Python 2 text: string results (bytes scalars, object arrays of bytes) that are valid "
               "UTF-8 are str, as Python 2's str; other results unchanged")
 PY_FUNC_ACTION = "Python 2 text: the function gets its string arguments as str when they are valid UTF-8"
+PICKLE_ACTION = ("Python 2 text: the pickle's Python 2 str objects are str where they are valid UTF-8, else "
+                 "bytes (NumPy arrays keep their bytes); not Latin-1 text")
+
+#: The pickle module's names for reading, and what reads Python 2 pickles in their place (compat.py2.pickle2).
+_PICKLE_READERS = frozenset({"load", "loads", "Unpickler"})
+_PICKLE_MODULES = frozenset({"pickle", "cPickle", "_pickle"})
 
 #: Methods whose results are fetched tensor values: ``Session.run``, ``Tensor.eval``.
 _FETCHING = frozenset({"run", "eval"})
@@ -142,9 +151,13 @@ def _is_app_or_helper(owner: ast.expr) -> bool:
 class Py2Text(SourcePass):
     """Rewrites a translated Python 2 module's reads of TensorFlow strings (module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tree: ast.Module) -> None:
         super().__init__()
         self._written: set[int] = set()  # ids of fields used as a receiver or assignment target
+        imports = import_statements(tree)
+        self._pickle = set(import_aliases(imports, _PICKLE_MODULES))
+        self._pickle.update(alias.asname or alias.name for node in imports if isinstance(node, ast.ImportFrom)
+                            and node.module == "six.moves" for alias in node.names if alias.name == "cPickle")
 
     def visit_Attribute(self, node: ast.Attribute) -> Any:
         if _is_field(node.value):
@@ -180,7 +193,17 @@ class Py2Text(SourcePass):
                                                                         keywords=[]))
                                  if k.arg == "func" else k for k in node.keywords]
             return node
+        if self._python2_pickle(node):
+            self.record(node, short(node), PICKLE_ACTION)
+            node.func = ast.copy_location(helper("pickle2", func.attr), func)
+            return node
         if func.attr in _FETCHING and not _is_app_or_helper(func.value):
             self.record(node, short(node), RUN_ACTION)
             return ast.copy_location(ast.Call(func=helper("run_result"), args=[node], keywords=[]), node)
         return node
+
+    def _python2_pickle(self, node: ast.Call) -> bool:
+        """``pickle.load(f)`` & co. on a module alias, with no ``encoding=`` and no ``**kwargs``."""
+        func = node.func
+        return (isinstance(func, ast.Attribute) and func.attr in _PICKLE_READERS and isinstance(func.value, ast.Name)
+                and func.value.id in self._pickle and all(k.arg not in (None, "encoding") for k in node.keywords))

@@ -56,6 +56,7 @@ from typing import Any
 
 from compat.numpy1 import removed as numpy1_removed
 from compat.numpy1 import rewrite as numpy1_rewrite
+from compat.py2 import pickle2 as py2_pickle
 from compat.py2 import runtime as py2_runtime
 from compat.py2 import tabs as py2_tabs
 from compat.py2 import text as py2_text
@@ -352,7 +353,7 @@ def transform(tree: ast.Module, python2: bool = False, context: ast.Module | Non
         semantics = py2.Py2Semantics(_helper, bindings.bound, py2.has_true_division(tree))
         tree = semantics.visit(tree)
         kept += [Change(e.line, e.col, e.construct, "rewritten", e.action) for e in semantics.edits]
-        text = py2_text.Py2Text()
+        text = py2_text.Py2Text(tree)
         tree = text.visit(tree)
         kept += [Change(e.line, e.col, e.construct, e.status, e.action) for e in text.edits]
     scanned = tree if context is None else ast.Module(body=[*context.body, *tree.body], type_ignores=[])
@@ -609,6 +610,7 @@ class LegacyHelpers:
     texts = staticmethod(py2_text.texts)
     run_result = staticmethod(py2_text.run_result)
     text_args = staticmethod(py2_text.text_args)
+    pickle2 = py2_pickle
     # The random module: Python 2.7's draws (translated modules), Python 3.10's removed arguments (others).
     random2 = random_legacy.PY2
     random310 = random_legacy.PY310

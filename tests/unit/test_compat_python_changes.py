@@ -349,3 +349,47 @@ def test_check_reports_random_calls() -> None:
     assert (2, "random.shuffle") in changes("import random\nrandom.shuffle(x, f)\n")
     py2 = changes("import random\nfrom random import choice\nrandom.shuffle(x)\nprint 'x'\n")
     assert (2, "from random import choice") in py2 and (3, "random.shuffle") in py2
+
+
+# --------------------------------------------------------------------------
+# Python 2 pickles read by Python 2 modules
+# --------------------------------------------------------------------------
+
+def _py2_string(raw: bytes) -> bytes:
+    """A Python 2 ``str`` as cPickle protocol 2 wrote it: SHORT_BINSTRING, the bytes as they are."""
+    return b"U" + bytes([len(raw)]) + raw
+
+
+def python2_pickle(values: bytes, words: list[bytes]) -> bytes:
+    """cPickle protocol 2 of ``{'data': np.frombuffer(values, np.uint8), 'words': words, 'when': date(1900, 5, 4)}``
+    as Python 2.7 wrote it (every ``str`` a SHORT_BINSTRING; opcodes from ``pickletools``' descriptions)."""
+    array = (b"cnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\nK\x00\x85" + _py2_string(b"b") + b"\x87R"
+             + b"(K\x01" + bytes([ord("K"), len(values)]) + b"\x85"
+             + b"cnumpy\ndtype\n" + _py2_string(b"u1") + b"K\x00K\x01\x87R"
+             + b"(K\x03" + _py2_string(b"|") + b"NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb"
+             + b"\x89" + _py2_string(values) + b"tb")
+    listed = b"](" + b"".join(_py2_string(w) for w in words) + b"e"
+    date = b"cdatetime\ndate\n" + _py2_string(bytes([7, 108, 5, 4])) + b"\x85R"
+    return (b"\x80\x02}(" + _py2_string(b"data") + array + _py2_string(b"words") + listed
+            + _py2_string(b"when") + date + b"u.")
+
+
+def test_python2_pickles_give_python2_text() -> None:
+    import datetime
+    # The array's bytes are valid UTF-8 ('Aé\x7f'): decoded, NumPy would read them as Latin-1 (3 bytes, not 4).
+    blob = python2_pickle(bytes([0x41, 0xC3, 0xA9, 0x7F]), ["café".encode(), b"caf\xe9", b"plain"])
+    names = run_legacy('''
+        import io
+        import cPickle
+        loaded = cPickle.loads(BLOB)
+        streamed = cPickle.Unpickler(io.BytesIO(BLOB)).load()
+        asked = cPickle.loads(BLOB, encoding='latin1')
+    ''', python2=True, BLOB=blob)
+    for key in ("loaded", "streamed"):
+        value = names[key]
+        assert value["words"] == ["café", b"caf\xe9", "plain"]  # UTF-8 text as text; Latin-1 bytes stay bytes
+        assert value["data"].tolist() == [0x41, 0xC3, 0xA9, 0x7F]  # the array's own bytes
+        assert value["when"] == datetime.date(1900, 5, 4)
+    assert names["asked"]["words"][0] == "cafÃ©"  # an explicit encoding is the script's own choice
+    found = changes("import cPickle\nd = cPickle.load(open('v.pkl', 'rb'))\nprint d\n")
+    assert (2, "pickle.load(open('v.pkl', 'rb'))") in found
