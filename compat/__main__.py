@@ -17,7 +17,7 @@ from pathlib import Path
 from compat.runner.startup_log import drop_tensorflow_startup_lines
 
 USAGE = """\
-usage: python -m compat run [--py2] SCRIPT [ARG ...]
+usage: python -m compat run [--py2] [--allow-pickle] [--legacy-package NAME ...] SCRIPT [ARG ...]
        python -m compat check [--py2] SCRIPT
        python -m compat run NOTEBOOK.ipynb [--output EXECUTED.ipynb] [--timeout SECONDS]
        python -m compat check NOTEBOOK.ipynb
@@ -47,6 +47,10 @@ arguments:
           Python 2 has)
   --allow-pickle  run: the script's own np.load calls default to allow_pickle=True, as
           before NumPy 1.16.3 (only for files you trust; default: off, NumPy's safe default)
+  --legacy-package NAME  run: serve the installed package NAME (import or PyPI name; the option
+          may be repeated) as TensorFlow 1 code, as the script's own modules are served
+          (default: none: packages whose metadata requires TensorFlow 1, and TFLearn,
+          TensorLayer 1.x, Sonnet 1, PrettyTensor and tensorpack 0.9, are recognised)
   -h, --help  show this help and exit (default: off)
 """
 
@@ -57,6 +61,22 @@ _HELP = ("-h", "--help")
 def _usage_error(message: str) -> int:
     print(f"compat: {message}\n{USAGE}", file=sys.stderr, end="")
     return 2
+
+
+def _legacy_package_value(option: str, rest: list[str]) -> tuple[str, str | None]:
+    """The NAME of ``--legacy-package NAME`` / ``--legacy-package=NAME`` (taken from ``rest``), or a problem."""
+    from compat.tf1_libraries.recognise import refusal
+    if option == "--legacy-package":
+        if not rest or rest[0].startswith("-"):
+            return "", "--legacy-package needs a package name (--legacy-package tflearn)"
+        name = rest.pop(0)
+    elif option.startswith("--legacy-package="):
+        name = option.partition("=")[2]
+    else:
+        return "", f"unknown option {option!r}"
+    if not name:
+        return "", "--legacy-package needs a package name (--legacy-package tflearn)"
+    return name, refusal(name)
 
 
 def _invoked_as_tf1_run() -> bool:
@@ -90,16 +110,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             drop_tensorflow_startup_lines()
             return notebook_cli.run_main(rest)
         return notebook_cli.check_main(rest)
-    options = set()
-    while rest and rest[0] in ("--py2", "--allow-pickle"):
-        options.add(rest.pop(0))
+    options: set[str] = set()
+    legacy_packages: list[str] = []
+    while rest and (rest[0] in ("--py2", "--allow-pickle") or rest[0].startswith("--legacy-package")):
+        option = rest.pop(0)
+        if not option.startswith("--legacy-package"):
+            options.add(option)
+            continue
+        name, problem = _legacy_package_value(option, rest)
+        if problem is not None:
+            return _usage_error(f"{command}: {problem}")
+        legacy_packages.append(name)
     python2 = "--py2" in options
     if not rest:
         return _usage_error(f"{command}: no script given")
+    if legacy_packages and command != "run":
+        return _usage_error("check: --legacy-package is an option of run (check follows the recognised packages)")
     if command == "run":
         drop_tensorflow_startup_lines()  # before anything can load TensorFlow
         from compat.runner import run as runner
-        return runner.run(rest[0], rest[1:], python2=python2, allow_pickle="--allow-pickle" in options)
+        return runner.run(rest[0], rest[1:], python2=python2, allow_pickle="--allow-pickle" in options,
+                          legacy_packages=legacy_packages)
     if len(rest) > 1:
         return _usage_error("check: give exactly one script")
     drop_tensorflow_startup_lines()  # classifying tf.x.y imports TensorFlow: its start-up log is noise here

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from compat.tf1_libraries.known import by_module
 
-__all__ = ["NEVER_LEGACY", "Decision", "LegacyPackages", "requires_tensorflow_1"]
+__all__ = ["NEVER_LEGACY", "Decision", "LegacyPackages", "refusal", "requires_tensorflow_1"]
 
 #: Top-level modules the runner itself runs on: never served as legacy code, even when named.
 NEVER_LEGACY = frozenset({
@@ -38,6 +38,14 @@ _TENSORFLOW_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-gpu", "tensorfl
 #: Versions a TF1-only requirement accepts some of, and a TF2-capable one accepts too.
 _TF1_PROBES = ("1.0.0", "1.4.0", "1.8.0", "1.12.0", "1.15.0")
 _TF2_PROBES = ("2.0.0", "2.4.0", "2.16.0", "2.21.0")
+
+
+def refusal(name: str) -> str | None:
+    """Why ``--legacy-package name`` is refused (a package the runner itself runs on), or None."""
+    if name.split(".")[0] in NEVER_LEGACY or _canonical(name) in _TENSORFLOW_DISTRIBUTIONS:
+        return (f"--legacy-package {name}: the runner itself runs on {name}, so it cannot be served as "
+                "TensorFlow 1 code (name the library built on it instead)")
+    return None
 
 
 @dataclass(frozen=True)
@@ -90,10 +98,9 @@ class LegacyPackages:
     def __init__(self, named: Iterable[str] = ()) -> None:
         self.named = frozenset(named)
         self._named_canonical = frozenset(_canonical(n) for n in self.named)
-        refused = sorted(self.named & NEVER_LEGACY)
+        refused = [message for message in map(refusal, sorted(self.named)) if message is not None]
         if refused:
-            raise ValueError(f"--legacy-package {refused[0]}: the runner itself runs on {refused[0]}, so it cannot "
-                             "be served as TensorFlow 1 code (name the library built on it instead)")
+            raise ValueError(refused[0])
         self._decided: dict[str, Decision] = {}
         self._distributions: Mapping[str, list[str]] | None = None
         self._path_seen: tuple[str, ...] = ()

@@ -28,7 +28,7 @@ from compat.surfaces import Context, Surface, Use
 from compat.tf1_libraries.finder import LegacyPackageFinder
 from compat.tf1_libraries.known import by_module
 from compat.tf1_libraries.pillow import PillowPatches
-from compat.tf1_libraries.recognise import LegacyPackages
+from compat.tf1_libraries.recognise import NEVER_LEGACY, LegacyPackages
 
 __all__ = ["SURFACE", "installed_failure_hint"]
 
@@ -77,18 +77,21 @@ def _uses(tree: ast.Module) -> Iterator[Use]:
                                              "code (rewritten in memory; the installed files are not changed)")
 
 
-#: Failures of TensorFlow 1 code reaching today's TensorFlow.
-_TF1_FAILURES = ("tensorflow", "tf.", "contrib")
+#: Failures of TF1-era code on today's stack: TensorFlow 1 names, NumPy 1 names (np.float).
+_TF1_FAILURES = ("tensorflow", "tf.", "contrib", "module 'numpy' has no attribute")
 
 
 def _installed_package_of(exc: BaseException) -> str | None:
-    """The top-level package (in site-packages) of the innermost frame of ``exc``, or None."""
+    """The installed top-level package of the innermost frame of ``exc`` outside the runner's own
+    stack (NumPy or TensorFlow raising is the frame below the library that called them), or None."""
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):
         parts = os.path.normpath(frame.filename).split(os.sep)
         for marker in ("site-packages", "dist-packages"):
             if marker in parts and parts.index(marker) + 1 < len(parts):
-                found = parts[parts.index(marker) + 1].removesuffix(".py")
+                package = parts[parts.index(marker) + 1].removesuffix(".py")
+                if package not in NEVER_LEGACY:
+                    found = package
     return found
 
 
@@ -100,9 +103,9 @@ def installed_failure_hint(exc: BaseException) -> str | None:
     if not any(marker in text for marker in _TF1_FAILURES):
         return None
     package = _installed_package_of(exc)
-    if package is None or package in ("tensorflow", "keras", "tf_keras") or _default_packages().is_legacy(package):
+    if package is None or _default_packages().is_legacy(package):
         return None
-    return (f"the installed package {package} failed on today's TensorFlow; if it was written for TensorFlow 1, "
+    return (f"the installed package {package} failed on today's stack; if it was written for TensorFlow 1, "
             f"run with `python -m compat run --legacy-package {package} SCRIPT` to serve it as TF1 code")
 
 

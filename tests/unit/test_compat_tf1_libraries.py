@@ -202,7 +202,9 @@ def test_pillow_constants_put_back_and_taken_away() -> None:
 
 def test_failure_inside_an_unrecognised_installed_package_names_the_flag(tmp_path: Path) -> None:
     path = tmp_path / "site-packages" / "foolib" / "layers.py"
-    code = compile("from tensorflow.python.util.nest import is_sequence_xyz\n", str(path), "exec")
+    # The error TensorFlow 2.21 gives TFLearn 0.5.0's import, raised from a file of the installed package.
+    code = compile("raise ImportError(\"cannot import name 'is_sequence' from 'tensorflow.python.util.nest'\")\n",
+                   str(path), "exec")
     with pytest.raises(ImportError) as caught:
         exec(code, {})
     hint = surface.installed_failure_hint(caught.value)
@@ -217,3 +219,16 @@ def test_check_reports_known_library_not_installed() -> None:
     uses = list(surface.SURFACE.uses(ast.parse("import prettytensor as pt\nimport numpy\n")))  # type: ignore[misc]
     assert [(u.construct, u.status) for u in uses] == [("import prettytensor", "unsupported")]
     assert "prettytensor" in uses[0].action and "0.7.4" in uses[0].action
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["run", "--legacy-package"], "--legacy-package needs a package name"),
+    (["run", "--legacy-package=", "x.py"], "--legacy-package needs a package name"),
+    (["run", "--legacy-package", "tensorflow", "x.py"], "the runner itself runs on tensorflow"),
+    (["run", "--legacy-package", "numpy", "x.py"], "the runner itself runs on numpy"),
+    (["check", "--legacy-package", "tflearn", "x.py"], "--legacy-package is an option of run"),
+])
+def test_legacy_package_option_refusals(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from compat.__main__ import main
+    assert main(args) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,238 @@
+"""TF1-era libraries installed from the package index, run under the compat runner.
+
+A session-scoped fixture installs each library's last TF1 release (``pip install
+--no-deps --target DIR/site-packages``, plus only the pure-Python packages it
+imports; never an old TensorFlow) once; each test runs a small script in the
+library's own style with ``PYTHONPATH`` naming that folder and checks the values
+against NumPy: a fitted linear model against least squares, a layer's output
+against its own weights. If the index cannot be reached the fixture fails with
+pip's message (bounded by a timeout), it does not hang.
+
+TensorLayer's ``tl.files.save_npz`` still fails (``np.savez`` of a ragged list,
+an error since NumPy 1.24), so its test reads the weights from the session.
+keras-contrib was never released to PyPI (MISSING_PACKAGES says so) and
+PrettyTensor 0.7.4 still fails at import (its ``inspect.getargspec`` of the
+annotated ``tf.nn.relu``); neither is run here.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.helpers.scripts import RUN_TIMEOUT, quiet_env, write
+
+#: name==version and the pure-Python packages each library imports at the top (the rest of the stack is the project's).
+LIBRARIES: tuple[str, ...] = (
+    "tflearn==0.5.0",
+    "dm-sonnet==1.36", "semantic-version==2.10.0", "contextlib2==21.6.0",
+    "tensorpack==0.9.9", "msgpack==1.1.2", "msgpack-numpy==0.4.8", "tabulate==0.9.0",
+    "tensorlayer==1.11.1", "progressbar2==4.5.0", "python-utils==3.9.1", "lxml==6.0.2",
+)
+PIP_TIMEOUT = 300
+
+@pytest.fixture(scope="session")
+def tf1_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ``site-packages`` folder holding :data:`LIBRARIES`, installed once per test session."""
+    site = tmp_path_factory.mktemp("tf1_libraries") / "site-packages"
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
+               "--disable-pip-version-check", "--target", str(site), *LIBRARIES]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pip install of {' '.join(LIBRARIES)} took over {PIP_TIMEOUT} s (is the package index reachable?)")
+    if done.returncode != 0:
+        pytest.fail(f"pip install of {' '.join(LIBRARIES)} failed (is the package index reachable?):\n{done.stderr}")
+    return site
+
+
+def run_with(site: Path, script: Path) -> dict[str, list[float]]:
+    """``python -m compat run script`` with ``site`` on ``PYTHONPATH`` (as :func:`tests.helpers.scripts.compat_run`
+    runs it, with that variable); the JSON the script printed after ``RESULT``."""
+    env = dict(quiet_env(), PYTHONPATH=str(site))
+    done = subprocess.run([sys.executable, "-m", "compat", "run", str(script)], cwd=script.parent, env=env,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
+    # TFLearn's progress display writes terminal escapes before the line: read from the marker on.
+    line = done.stdout[done.stdout.rindex("RESULT ") + len("RESULT "):].splitlines()[0]
+    result: dict[str, list[float]] = json.loads(line)
+    assert not list(site.rglob("*.pyc")), "the runner wrote bytecode next to the installed files"
+    return result
+
+
+def least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Weights and bias (last row) of the least-squares fit of ``y`` on ``x`` (float64)."""
+    design = np.hstack([x, np.ones((len(x), 1))]).astype(np.float64)
+    return np.linalg.lstsq(design, y.astype(np.float64), rcond=None)[0]
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_tflearn_linear_regression_matches_least_squares(tf1_site: Path, tmp_path: Path) -> None:
+    script = write(tmp_path / "tflearn_linear.py", """
+        import json
+        import numpy as np
+        import tflearn
+
+        X = np.linspace(-1, 1, 64).reshape(-1, 1).astype(np.float32)
+        Y = (3.0 * X - 0.5 + 0.1 * np.sin(7 * X)).astype(np.float32)
+        net = tflearn.input_data(shape=[None, 1])
+        dense = tflearn.fully_connected(net, 1, activation='linear')
+        net = tflearn.regression(dense, optimizer='sgd', loss='mean_square', learning_rate=0.5)
+        model = tflearn.DNN(net)
+        model.fit(X, Y, n_epoch=200, batch_size=64, show_metric=False, snapshot_epoch=False)
+        print("RESULT", json.dumps({"W": model.get_weights(dense.W).ravel().tolist(),
+                          "b": model.get_weights(dense.b).ravel().tolist(),
+                          "pred": np.ravel(model.predict(X)).tolist()}))
+        """)
+    result = run_with(tf1_site, script)
+    x = np.linspace(-1, 1, 64).reshape(-1, 1).astype(np.float32)
+    y = (3.0 * x - 0.5 + 0.1 * np.sin(7 * x)).astype(np.float32)
+    w, b = least_squares(x, y).ravel()
+    assert result["W"][0] == pytest.approx(w, abs=2e-3) and result["b"][0] == pytest.approx(b, abs=2e-3)
+    np.testing.assert_allclose(result["pred"], (x * result["W"][0] + result["b"][0]).ravel(), atol=1e-5)
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_sonnet1_modules_compute_from_their_own_weights(tf1_site: Path, tmp_path: Path) -> None:
+    script = write(tmp_path / "sonnet_modules.py", """
+        import json
+        import numpy as np
+        import sonnet as snt
+        import tensorflow as tf
+
+        class Head(snt.AbstractModule):
+            def __init__(self, name="head"):
+                super(Head, self).__init__(name=name)
+
+            def _build(self, inputs):
+                return tf.nn.sigmoid(snt.Linear(2, name="out")(inputs))
+
+        x = tf.placeholder(tf.float32, [None, 3])
+        mlp = snt.nets.MLP([4, 5], activation=tf.nn.relu)
+        head = Head()
+        y = head(mlp(x))
+        data = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0 - 0.4
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run(y, {x: data})
+            weights = sess.run(mlp.get_variables() + head.get_variables())
+        print("RESULT", json.dumps({"out": out.tolist(), "data": data.tolist(),
+                          "weights": [w.tolist() for w in weights],
+                          "names": [v.op.name for v in mlp.get_variables() + head.get_variables()]}))
+        """)
+    result = run_with(tf1_site, script)
+    assert result["names"] == ["mlp/linear_0/w", "mlp/linear_0/b", "mlp/linear_1/w", "mlp/linear_1/b",
+                               "head/out/w", "head/out/b"]
+    w0, b0, w1, b1, w2, b2 = (np.asarray(w, np.float64) for w in result["weights"])
+    data = np.asarray(result["data"], np.float64)
+    hidden = np.maximum(data @ w0 + b0, 0) @ w1 + b1  # MLP: no activation after the last layer by default
+    expected = 1 / (1 + np.exp(-(hidden @ w2 + b2)))
+    np.testing.assert_allclose(result["out"], expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_tensorpack_simple_trainer_fits_least_squares(tf1_site: Path, tmp_path: Path) -> None:
+    script = write(tmp_path / "tensorpack_linear.py", """
+        import json
+        import numpy as np
+        import tensorflow as tf
+        from tensorpack import *
+        from tensorpack.dataflow import DataFromList
+
+        rng = np.random.RandomState(0)
+        X = rng.randn(64, 2).astype(np.float32)
+        Y = (X @ np.array([[2.0], [-1.0]], np.float32) + 0.5 + 0.05 * rng.randn(64, 1)).astype(np.float32)
+        found = {}
+
+        class Model(ModelDesc):
+            def inputs(self):
+                return [tf.placeholder(tf.float32, (None, 2), 'x'), tf.placeholder(tf.float32, (None, 1), 'y')]
+
+            def build_graph(self, x, y):
+                pred = FullyConnected('fc', x, 1, activation=tf.identity)
+                return tf.reduce_mean(tf.square(pred - y), name='cost')
+
+            def optimizer(self):
+                return tf.train.GradientDescentOptimizer(0.3)
+
+        class Grab(Callback):
+            def _trigger_epoch(self):
+                found['W'], found['b'] = self.trainer.sess.run(['fc/W:0', 'fc/b:0'])
+
+        dataflow = BatchData(DataFromList([[x, y] for x, y in zip(X, Y)], shuffle=False), 64)
+        config = TrainConfig(model=Model(), dataflow=dataflow, callbacks=[Grab()], max_epoch=150, steps_per_epoch=1)
+        launch_train_with_config(config, SimpleTrainer())
+        print("RESULT", json.dumps({"W": found['W'].ravel().tolist(), "b": found['b'].ravel().tolist(),
+                          "X": X.tolist(), "Y": Y.tolist()}))
+        """)
+    result = run_with(tf1_site, script)
+    fit = least_squares(np.asarray(result["X"]), np.asarray(result["Y"])).ravel()
+    np.testing.assert_allclose([*result["W"], *result["b"]], fit, atol=2e-3)
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_tensorlayer1_dense_network_computes_from_its_weights(tf1_site: Path, tmp_path: Path) -> None:
+    script = write(tmp_path / "tensorlayer_dense.py", """
+        import json
+        import numpy as np
+        import tensorflow as tf
+        import tensorlayer as tl
+
+        x = tf.placeholder(tf.float32, [None, 4], name="x")
+        net = tl.layers.InputLayer(x, name="input")
+        net = tl.layers.DenseLayer(net, n_units=3, act=tf.nn.tanh, name="dense1")
+        net = tl.layers.DropoutLayer(net, keep=0.5, is_fix=True, is_train=False, name="drop")
+        net = tl.layers.DenseLayer(net, n_units=2, act=tf.identity, name="out")
+        data = (np.arange(8, dtype=np.float32).reshape(2, 4) - 3.0) / 4.0
+        with tf.Session() as sess:
+            tl.layers.initialize_global_variables(sess)
+            out = sess.run(net.outputs, {x: data})
+            params = sess.run(net.all_params)
+        print("RESULT", json.dumps({"out": out.tolist(), "data": data.tolist(), "params": [p.tolist() for p in params],
+                                    "names": [p.name for p in net.all_params]}))
+        """)
+    result = run_with(tf1_site, script)
+    assert result["names"] == ["dense1/W:0", "dense1/b:0", "out/W:0", "out/b:0"]
+    w0, b0, w1, b1 = (np.asarray(p, np.float64) for p in result["params"])
+    expected = np.tanh(np.asarray(result["data"], np.float64) @ w0 + b0) @ w1 + b1  # dropout off at inference
+    np.testing.assert_allclose(result["out"], expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_a_notebook_under_the_kernel_serves_the_library_too(tf1_site: Path, tmp_path: Path) -> None:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+    cells = ["import numpy as np\nimport sonnet as snt\nimport tensorflow as tf",
+             "x = tf.placeholder(tf.float32, [None, 2])\nlin = snt.Linear(1)\ny = lin(x)",
+             "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\n"
+             "data = np.array([[1.0, 2.0], [-1.0, 0.5]], np.float32)\n"
+             "out, w, b = sess.run([y, lin.w, lin.b], {x: data})\n"
+             "print('DIFF', float(np.abs(out - (data @ w + b)).max()), out.shape)"]
+    notebook = tmp_path / "old_sonnet.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells]), notebook)
+    env = dict(quiet_env(), PYTHONPATH=str(tf1_site))
+    env.pop("MPLBACKEND", None)
+    done = subprocess.run([sys.executable, "-m", "compat", "run", str(notebook)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
+    assert "DIFF 0.0 (2, 1)" in done.stdout
+
+
+@pytest.mark.timeout(2 * RUN_TIMEOUT + 30)
+def test_legacy_package_flag_serves_an_unrecognised_package_and_the_hint_names_it(tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    write(site / "plainold" / "__init__.py", "import numpy as np\nVALUE = np.float(7) / 2\n")
+    script = write(tmp_path / "uses_plainold.py", "import plainold\nprint('VALUE', plainold.VALUE)\n")
+    env = dict(quiet_env(), PYTHONPATH=str(site))
+    runs = {flag: subprocess.run([sys.executable, "-m", "compat", "run", *flag, str(script)], cwd=tmp_path, env=env,
+                                 capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+            for flag in [(), ("--legacy-package", "plainold")]}
+    served = runs[("--legacy-package", "plainold")]
+    assert served.returncode == 0 and "VALUE 3.5" in served.stdout, served.stderr[-3000:]
+    plain = runs[()]
+    assert plain.returncode == 1
+    assert "run with `python -m compat run --legacy-package plainold SCRIPT`" in plain.stderr
