@@ -3,7 +3,7 @@
 * :mod:`compat.checker.check` - walks the script and its own modules (with the
   runner's own source rewrite and tables) and reports every legacy construct
   as rewritten / bridged / compat.v1 / fallback / conditional / unsupported;
-* :mod:`compat.checker.fallbacks` - the script's own alternatives around a
+* :mod:`compat.surfaces.fallbacks` - the script's own alternatives around a
   construct: ``try: ... except ImportError:``, branches for another Python
   version, and branches an option of the script selects.
 

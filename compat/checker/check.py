@@ -11,7 +11,7 @@ runner does about it:
 * ``compat.v1``   - works as in TensorFlow 1 through ``tf.compat.v1``;
 * ``fallback``    - not provided, but the script has its own alternative: it
   catches the failure (``try: ... except ImportError:``) or the construct is
-  in a branch for Python 2 only (:mod:`compat.checker.fallbacks`);
+  in a branch for Python 2 only (:mod:`compat.surfaces.fallbacks`);
 * ``unsupported`` - the runner cannot make it work; the message says what to use.
 
 Local modules are followed into namespace packages, ``PYTHONPATH`` folders and
@@ -36,11 +36,10 @@ from pathlib import Path
 
 from compat import contrib as contrib_bridges
 from compat import rules
-from compat.checker import fallbacks
 from compat.contrib import slim as slim_bridge
 from compat.runner import rewrite
 from compat.scipy_legacy import removed as scipy_removed
-from compat.surfaces import all_surfaces, as_use
+from compat.surfaces import all_surfaces, as_use, fallbacks
 from compat.tf1 import namespace as tf1
 
 __all__ = ["HANDLED", "STATUSES", "Finding", "Report", "check_script", "main"]

@@ -5,7 +5,7 @@ import ast
 
 from compat.imageio_legacy.removed import is_gif
 from compat.library_legacy.uses import Uses, finder
-from compat.runner.source_pass import short
+from compat.surfaces.source_pass import short
 
 __all__ = ["USES", "find_uses"]
 

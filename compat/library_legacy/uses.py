@@ -12,7 +12,7 @@ Each surface of a library beside TensorFlow (``skimage_legacy``, ``h5py_legacy``
 * any further construct the surface recognises in a call (``call``): ``h5py.File(name)``
   without a mode, ``librosa.load(path, 22050)``, ...
 
-Nothing is imported here but the standard library and :mod:`compat.runner.source_pass`.
+Nothing is imported here but the standard library and :mod:`compat.surfaces.source_pass`.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from compat.runner.source_pass import dotted_through, names_bound_to, short
+from compat.surfaces.source_pass import dotted_through, names_bound_to, short
 
 __all__ = ["Uses", "finder"]
 

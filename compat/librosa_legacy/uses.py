@@ -10,7 +10,7 @@ import ast
 
 from compat.library_legacy.uses import Uses, finder
 from compat.librosa_legacy import removed
-from compat.runner.source_pass import short
+from compat.surfaces.source_pass import short
 
 __all__ = ["POSITIONAL", "USES", "find_uses"]
 

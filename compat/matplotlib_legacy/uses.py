@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from compat.matplotlib_legacy import removed
-from compat.runner.source_pass import dotted_through, names_bound_to, short
+from compat.surfaces.source_pass import dotted_through, names_bound_to, short
 
 __all__ = ["Use", "bridged_uses"]
 

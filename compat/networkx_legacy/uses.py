@@ -9,7 +9,7 @@ import ast
 
 from compat.library_legacy.uses import Uses, finder
 from compat.networkx_legacy import removed
-from compat.runner.source_pass import names_bound_to, short
+from compat.surfaces.source_pass import names_bound_to, short
 
 __all__ = ["USES", "find_uses"]
 

@@ -31,7 +31,7 @@ import ast
 from typing import Any
 
 from compat.numpy1.removed import REMOVED, RENAMED_KEYWORDS
-from compat.runner.source_pass import SourcePass, helper, import_aliases, short
+from compat.surfaces.source_pass import SourcePass, helper, import_aliases, short
 
 __all__ = ["SCALAR_CONVERSIONS", "SERVED_FUNCTIONS", "Numpy1Pass"]
 

@@ -37,7 +37,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from compat.runner.source_pass import SourcePass, helper, import_aliases, import_statements, short
+from compat.surfaces.source_pass import SourcePass, helper, import_aliases, import_statements, short
 
 __all__ = ["Py2Text", "run_result", "text", "text_args", "texts"]
 

@@ -30,7 +30,7 @@ user's lines. :class:`Py2Semantics` then keeps what the syntax hides:
 * a class with a ``next`` method and no ``__next__`` gets one calling ``next``.
 
 fissix is imported only when a module needs translating. Importing this module
-imports nothing but the standard library and :mod:`compat.checker.fallbacks` (the version tests).
+imports nothing but the standard library and :mod:`compat.surfaces.fallbacks` (the version tests).
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from compat.checker import fallbacks
+from compat.surfaces import fallbacks
 
 __all__ = [
     "FIXERS",

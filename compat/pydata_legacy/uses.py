@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from compat.pydata_legacy import pandas_removed, patches, sklearn_removed
-from compat.runner.source_pass import dotted_through, names_bound_to, short
+from compat.surfaces.source_pass import dotted_through, names_bound_to, short
 
 __all__ = ["Use", "bridged_uses"]
 

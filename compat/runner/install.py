@@ -213,7 +213,7 @@ def install(script_dir: Path, scope: rewrite.LocalScope | None = None, python2: 
     scope = scope or rewrite.LocalScope(script_dir)
     numpy_legacy = importlib.import_module("compat.numpy1.bytes_helpers")
     helpers = rewrite.LegacyHelpers(tf1.tf1_namespace, numpy_legacy)
-    context = Context(scope=scope, helpers=helpers, python2=python2, options=dict(options or {}),
+    context = Context(scope=scope, helpers=helpers, python2=python2, options=options if options is not None else {},
                       owns_module=_module_predicate(scope))
     surfaces = all_surfaces()
     installation = Installation(context=context, surfaces=surfaces)

@@ -62,11 +62,12 @@ from compat.py2 import tabs as py2_tabs
 from compat.py2 import text as py2_text
 from compat.py2 import translate as py2
 from compat.rules import DEEP_TF1_IMPORTS, DICT_METHODS, NUMPY_REMOVED, PY2_BUILTINS, PY2_MODULES
-from compat.runner import local_imports, source_pass
+from compat.runner import local_imports
 from compat.stdlib import generators as stdlib_generators
 from compat.stdlib import keywords as stdlib_keywords
 from compat.stdlib import random_legacy
 from compat.stdlib import rewrite as stdlib_rewrite
+from compat.surfaces import source_pass
 
 __all__ = [
     "HELPERS_NAME",

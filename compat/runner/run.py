@@ -322,12 +322,14 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
     except SyntaxError as err:
         _error(_format_syntax_error(err, rewrite.LocalScope(path.parent)))
         return EXIT_USAGE
-    options = {"python2": python2, "allow_pickle": allow_pickle, "legacy_packages": tuple(legacy_packages)}
+    options: dict[str, Any] = {"script": str(path), "python2": python2, "allow_pickle": allow_pickle,
+                               "legacy_packages": list(legacy_packages), "py2_process": False}
     installation = install(path.parent, rewrite.script_scope(path), mode, options)
     installation.helpers.numpy.allow_pickle = allow_pickle
     module_syntax_is_python2 = _warn_about_local_modules(path, installation.scope, mode)
     if mode is None and _ran_under_python2(result, module_syntax_is_python2):
         _treat_modules_as_python2(installation)
+        options["py2_process"] = True  # the context's options: a child process runs the same way
         if not result.python2:  # compiled as Python 3 before its modules were seen
             code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True, py2_process=True)
     prepare_tensorflow(installation)

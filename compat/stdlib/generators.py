@@ -32,7 +32,7 @@ import functools
 from collections.abc import Callable, Generator
 from typing import Any
 
-from compat.runner.source_pass import SourcePass, helper
+from compat.surfaces.source_pass import SourcePass, helper
 
 __all__ = ["GeneratorStop", "pre_pep479"]
 

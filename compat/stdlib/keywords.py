@@ -24,7 +24,7 @@ import tokenize
 from dataclasses import dataclass
 from typing import Any
 
-from compat.runner.source_pass import SourcePass, helper
+from compat.surfaces.source_pass import SourcePass, helper
 
 __all__ = ["KEYWORD_MARKERS", "RENAMED", "CallKeywords", "Rename", "accepts", "call_renamed", "rename_action",
            "rename_keywords"]

@@ -29,7 +29,7 @@ from collections.abc import Callable, MutableSequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from compat.runner.source_pass import SourcePass, helper, import_aliases, import_statements, short
+from compat.surfaces.source_pass import SourcePass, helper, import_aliases, import_statements, short
 
 __all__ = ["PY2", "PY310", "Py2Random", "RandomPass"]
 

@@ -24,8 +24,8 @@ import re
 from typing import Any
 
 from compat.rules import PY2_MODULES
-from compat.runner.source_pass import SourcePass, helper, import_aliases, import_statements, short
 from compat.stdlib.removed import ATTRIBUTES, DEFAULTED_KEYWORDS, DROPPED_KEYWORDS, FALLBACK_MODULES, METHODS, MODULES
+from compat.surfaces.source_pass import SourcePass, helper, import_aliases, import_statements, short
 
 __all__ = ["StdlibPass", "fix_source"]
 

@@ -23,8 +23,8 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from compat.runner.source_pass import dotted_through, names_bound_to, short
 from compat.surfaces import Use
+from compat.surfaces.source_pass import dotted_through, names_bound_to, short
 
 __all__ = ["SUMMARY_OPS", "WARNINGS", "Warned", "find_uses"]
 
