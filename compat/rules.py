@@ -140,10 +140,9 @@ CONTRIB_DATA_FROM_V1: tuple[str, ...] = (
 #: ``tf.contrib`` packages the runner serves only in part: the package imports, the
 #: names it lists work, its other names raise naming the replacement.
 PARTIAL_CONTRIB_PACKAGES: dict[str, str] = {
-    "learn": "tf.contrib.learn is provided for its datasets (the MNIST reader, compat.tutorials.mnist_input_data) "
-             "Experiment / learn_runner / RunConfig on tf.estimator (compat.contrib.learn) and preprocessing "
-             "(VocabularyProcessor: compat.contrib._learn_text); "
-             "its other names raise, naming tf.estimator or tf.keras",
+    "learn": "tf.contrib.learn is provided for its Estimators (fit/evaluate/predict, SKCompat, the DNN and linear "
+             "models, monitors), its queue readers, datasets (local files), Experiment / learn_runner / RunConfig "
+             "and preprocessing (compat.contrib.learn); its other names raise, naming tf.estimator or tf.keras",
 }
 
 #: What replaced each ``tf.contrib`` submodule the runner does not provide.
