@@ -6,6 +6,7 @@ NumPy, an old-style generated protobuf module against the message it describes.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import sys
@@ -13,6 +14,7 @@ import textwrap
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -166,7 +168,6 @@ def _old_generated_source() -> tuple[str, bytes]:
 def test_old_generated_protobuf_module_is_rebuilt(site: Path) -> None:
     source, data = _old_generated_source()
     install_fake(site, "oldproto", "1.0", ["tensorflow<2"], {"__init__.py": "", "point_pb2.py": source})
-    import ast
     assert serialized_file(ast.parse(textwrap.dedent(source))) == data
     with pytest.raises(TypeError, match="Descriptors cannot be created directly"):
         exec(compile(textwrap.dedent(source), "point_pb2.py", "exec"), {})  # what protobuf 4 does to it
@@ -213,7 +214,6 @@ def test_failure_inside_an_unrecognised_installed_package_names_the_flag(tmp_pat
 
 
 def test_check_reports_known_library_not_installed() -> None:
-    import ast
     if importlib.machinery.PathFinder.find_spec("prettytensor") is not None:
         pytest.fail("prettytensor is installed in the project's environment: this test expects it absent")
     uses = list(surface.SURFACE.uses(ast.parse("import prettytensor as pt\nimport numpy\n")))  # type: ignore[misc]
@@ -232,3 +232,37 @@ def test_legacy_package_option_refusals(args: list[str], message: str, capsys: p
     from compat.__main__ import main
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------
+# compat check following imports into legacy packages
+# --------------------------------------------------------------------------
+
+class _Verdict(NamedTuple):
+    path: str
+    construct: str
+    handled: bool
+
+
+def test_check_follows_imports_into_legacy_packages_only(site: Path, tmp_path: Path) -> None:
+    from compat.tf1_libraries.follow import refused_in_packages
+    install_fake(site, "oldlib", "1.0", ["tensorflow<2"], {
+        "__init__.py": "from .layers import dense\n",
+        "layers.py": "from oldlib import utils\nimport tensorflow as tf\nREFUSED = 1\n",
+        "utils.py": "import plainlib\n",
+        "extra.py": "REFUSED = 2\n",  # imported by the script by its full name only
+        "unused.py": "REFUSED = 3\n",  # never imported: not read
+    })
+    install_fake(site, "plainlib", "1.0", [], {"__init__.py": "REFUSED = 4\n"})
+    script = tmp_path / "project" / "train.py"
+    script.parent.mkdir()
+    script.write_text("import oldlib.extra\nimport plainlib\n")
+
+    def findings_of(path: str, source: rewrite.LocalSource) -> list[_Verdict]:
+        assert source.tree is not None
+        refused = any(isinstance(n, ast.Name) and n.id == "REFUSED" for n in ast.walk(source.tree))
+        return [_Verdict(path, "module", True), *([_Verdict(path, "REFUSED", False)] if refused else [])]
+
+    found = refused_in_packages(script, rewrite.LocalScope.for_script(script), findings_of)
+    assert sorted(f.path for f in found) == ["oldlib/extra.py", "oldlib/layers.py"]
+    assert all(not f.handled for f in found)
