@@ -27,8 +27,9 @@ from helpers.fake_servers import not_a_dispatcher
 from loopback_service import Cluster, start_cluster
 
 import tf1_pipelines as tp
-from tf1_pipelines.cli.service_cli import free_port, parse_version
+from tf1_pipelines.cli.service_cli import free_port
 from tf1_pipelines.errors import ConfigError, PipelineStalled
+from tf1_pipelines.inputs.service_probe import parse_version
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -155,6 +156,23 @@ def test_a_worker_names_what_is_not_a_dispatcher_and_exits_2(kind: str, why: str
     assert "Traceback" not in result.stderr and "ready" not in result.stdout
     # Said at once (no TensorFlow import, no retry), except the silent one, after its 2 s.
     assert took < (40 if kind == "silent" else 30)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind, why", [
+    ("http1", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNAVAILABLE"),
+    ("http2_404", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNIMPLEMENTED"),
+    ("silent", "accepts connections but gives no answer as a tf.data dispatcher within 3 s"),
+])
+def test_a_consumer_names_what_is_not_a_dispatcher(kind: str, why: str) -> None:
+    # TensorFlow's iterator initializer would retry the version call for ever (past stall_timeout).
+    with not_a_dispatcher(kind) as address:
+        start = time.monotonic()
+        with pytest.raises(ConfigError) as caught:
+            with tp.load_pipeline("constant", service=f"grpc://{address}", stall_timeout=3) as pipe:
+                pipe.get_batch()
+    assert f"service='grpc://{address}': {address} {why}" in str(caught.value)
+    assert time.monotonic() - start < 60
 
 
 @pytest.mark.timeout(120)

@@ -37,17 +37,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from tf1_pipelines.inputs.service_probe import dispatcher_problem
+
 PROTOCOL = "grpc"
 STOP_TIMEOUT = 10.0  # seconds the servers get to stop after SIGINT/SIGTERM
 CONNECT_TIMEOUT = 30.0  # seconds a worker waits for its dispatcher to accept a connection
 _PROBE_INTERVAL = 0.2
 EXIT_BAD_INPUT = 2
 EXIT_SIGINT = 130
-#: The dispatcher's gRPC method a worker calls first (TensorFlow's dispatcher.proto,
-#: service ``tensorflow.data.DispatcherService``); its reply carries the data service
-#: version as field 1 (a varint), and a request with no fields is empty bytes.
-VERSION_METHOD = "/tensorflow.data.DispatcherService/GetVersion"
-_POLL = 0.1  # seconds between looks at a pending call, so that Ctrl-C is seen at once
 
 
 class NotServing(Exception):
@@ -217,51 +214,10 @@ def wait_for_dispatcher(address: str, timeout: float = CONNECT_TIMEOUT) -> str |
             return (f"no dispatcher answers at {host}:{port} within {timeout:g} s (is `serve "
                     "dispatcher` running there, on that port?); --connect-timeout waits longer")
         time.sleep(_PROBE_INTERVAL)
-    return dispatcher_problem(f"{host}:{port}", deadline - time.monotonic(), timeout)
-
-
-def dispatcher_problem(target: str, left: float, timeout: float) -> str | None:
-    """None if ``target`` (``host:port``, accepting connections) answers the dispatcher's
-    version call within ``left`` seconds with a version > 0; else why not, in one line."""
-    import grpc  # TensorFlow's own dependency; imported here, as it starts gRPC's threads
-    channel = grpc.insecure_channel(target)
-    future = channel.unary_unary(VERSION_METHOD).future(b"", timeout=max(0.05, left))
-    try:
-        while not future.done():
-            time.sleep(_POLL)  # a Python wait: KeyboardInterrupt lands here
-        error = future.exception()
-        if error is None:
-            if parse_version(future.result()) > 0:
-                return None
-            return (f"{target} is not a tf.data dispatcher: its reply to the version call "
-                    "holds no version")
-        code = error.code()
-        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            return (f"{target} accepts connections but gives no answer as a tf.data dispatcher "
-                    f"within {timeout:g} s (is that port a dispatcher's?); --connect-timeout "
-                    "waits longer")
-        details = " ".join(str(error.details() or "").split())
-        return (f"{target} is not a tf.data dispatcher: it answers the dispatcher's version "
-                f"call with {code.name} ({details}); give the port of `serve dispatcher`")
-    except KeyboardInterrupt:
-        future.cancel()
-        raise
-    finally:
-        channel.close()
-
-
-def parse_version(reply: bytes) -> int:
-    """The version in a ``GetVersionResponse`` (field 1, a varint); 0 when ``reply``
-    is not such a message (the protobuf default, which no dispatcher sends)."""
-    if not reply or reply[0] != 0x08:  # field 1, wire type 0 (varint)
-        return 0
-    value, shift = 0, 0
-    for byte in reply[1:11]:
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value
-    return 0
+    problem = dispatcher_problem(f"{host}:{port}", deadline - time.monotonic(), timeout)
+    if problem is not None and "no answer" in problem:
+        problem += "; --connect-timeout waits longer"
+    return problem
 
 
 def wait_for_signal(stop: threading.Event | None = None) -> str:

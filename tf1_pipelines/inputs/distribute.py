@@ -35,6 +35,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.errors import ConfigError, ConfigTypeError
+from tf1_pipelines.inputs.service_probe import dispatcher_problem
 from tf1_pipelines.options import check_choice, check_int_in_range, check_positive_int, show
 
 PROCESSING_MODES = ("distributed_epoch", "parallel_epochs")
@@ -225,9 +226,14 @@ def unreachable(service: str, timeout: float) -> str | None:
 
 def check_reachable(service: str, timeout: float) -> None:
     """ConfigError naming ``service`` if no TCP connection opens within ``timeout`` s
-    (saying whether it was refused at once or timed out)."""
+    (saying whether it was refused at once or timed out), or if what answers there is
+    not a tf.data dispatcher (its version call, :mod:`service_probe`): TensorFlow
+    would retry either for ever inside the iterator's initializer."""
     problem = unreachable(service, timeout)
+    parts = urlsplit(service)
     if problem is not None:
-        port = urlsplit(service).port
         raise ConfigError(f"service={service!r}: no dispatcher answers ({problem}); start one "
-                          f"with `python -m tf1_pipelines serve dispatcher --port {port}`")
+                          f"with `python -m tf1_pipelines serve dispatcher --port {parts.port}`")
+    problem = dispatcher_problem(parts.netloc, timeout, timeout)
+    if problem is not None:
+        raise ConfigError(f"service={service!r}: {problem}")
