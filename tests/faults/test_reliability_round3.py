@@ -10,6 +10,7 @@ ours"; ``cache clear`` must keep a ``.lock`` with content it did not write.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -387,3 +388,140 @@ def test_a_state_saved_without_a_manifest_is_replaced_and_a_users_folder_refused
         with pytest.raises(ConfigError, match="not a saved pipeline state"):
             p.save_state(str(project))
         assert os.listdir(project) == ["train.py"]
+
+
+# ------------------------------------------- row: a decompression bomb among the images
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    import struct
+    import zlib
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(
+        ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def bomb_png(side: int, rows_per_segment: int = 256) -> bytes:
+    """A valid grayscale PNG of ``side`` x ``side`` zeros, built without compressing
+    them all: one deflate segment of zero rows (ending in a full flush, so it
+    decodes on its own) repeated, and the Adler-32 of n zero bytes, (n mod 65521)
+    << 16 | 1. 40000 x 40000 (1.6e9 pixels) is 1.5 MB."""
+    import struct
+    import zlib
+    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
+    row = side + 1  # the filter byte, then the pixels
+    segment = comp.compress(bytes(row * rows_per_segment)) + comp.flush(zlib.Z_FULL_FLUSH)
+    full, rest = divmod(side, rows_per_segment)
+    tail = comp.compress(bytes(row * rest)) + comp.flush()
+    adler = ((row * side % 65521) << 16) | 1
+    idat = b"\x78\xda" + segment * full + tail + struct.pack(">I", adler)
+    header = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", idat)
+            + _png_chunk(b"IEND", b""))
+
+
+def test_the_bomb_builder_makes_a_png_pil_decodes_to_zeros() -> None:
+    import io
+    import zlib
+    data = bomb_png(300, rows_per_segment=64)
+    idat = data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8]
+    assert zlib.decompress(idat) == bytes(301 * 300)  # the checksum is right
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.size == (300, 300) and not np.asarray(im).any()
+
+
+def _bad_image(kind: str, good: bytes) -> bytes:
+    if kind == "bomb":
+        return bomb_png(40000)
+    if kind == "truncated":
+        return good[:len(good) // 2]
+    return b"<html><body>404 Not Found</body></html>\n"  # a web page saved as .png
+
+
+def _readers() -> dict[str, object]:
+    from tf1_pipelines.image import folders, patches, pilutil
+    from tf1_pipelines.pipelines.inception_multilabel import records as inception
+    from tf1_pipelines.pipelines.random_patches.records import check_image_files
+    from tf1_pipelines.pipelines.stylegan_lod.legacy import read_image_array
+    from tf1_pipelines.pipelines.voc_segmentation import records as voc
+    return {
+        "read_rgb": patches.read_rgb,
+        "image_files": lambda path: folders.image_files(os.path.dirname(path)),
+        "voc": voc._open_rgb,
+        "voc_mask": lambda path: voc.read_pair(path, path),
+        "stylegan": read_image_array,
+        "inception": inception.image_to_jpeg,
+        "random_patches": lambda path: check_image_files([path], 1, decode=True),
+        "imread": pilutil.imread,
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def good_png() -> bytes:
+    """A 64 x 64 RGB PNG of noise (a function, so hypothesis does not print it)."""
+    import io
+    buffer = io.BytesIO()
+    Image.fromarray(np.random.default_rng(5).integers(0, 256, (64, 64, 3), dtype=np.uint8)
+                    ).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.timeout(120)
+@settings(max_examples=30)
+@given(kind=st.sampled_from(["bomb", "truncated", "not an image"]),
+       reader=st.sampled_from(sorted(_readers())))
+def test_every_image_reader_names_a_bad_image_in_a_data_error(tmp_path_factory, fault_outcomes,
+                                                              kind, reader) -> None:
+    folder = tmp_path_factory.mktemp("images")
+    path = folder / "0001.png"
+    path.write_bytes(_bad_image(kind, good_png()))
+    read = _readers()[reader]
+    assert callable(read)
+    if kind == "truncated" and reader == "image_files":
+        return  # reads headers only: the decoders report a truncated file
+    expected = OSError if reader == "imread" else DataError  # scipy.misc.imread's own error kind
+    with pytest.raises(expected) as caught:
+        read(str(path))
+    fault_outcomes.record(f"round3 bad image ({kind})", caught.value)
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+    if kind == "bomb":
+        assert "pixels" in str(caught.value) and "nothing was decoded" in str(caught.value)
+
+
+BOMB_RUN = """
+    import json, resource, sys
+    import tf1_pipelines as tp
+    import tf1_pipelines.cli.demo  # TensorFlow and the readers loaded: the baseline
+    from tf1_pipelines.__main__ import main
+    folder, out = sys.argv[1], sys.argv[2]
+    peak = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    before = peak()
+    result = {"convert": main(["convert", folder, out, "--patch-size", "16"])}
+    for name, option in (("div2k_sr", "data_dir"), ("random_patches", "image_dir")):
+        try:
+            tp.load_pipeline(name, **{option: folder, "patch_size": 16}).close()
+            result[name] = "loaded"
+        except tp.DataError as exc:
+            result[name] = str(exc)
+    result["grew"] = peak() - before
+    print(json.dumps(result))
+"""
+
+
+@pytest.mark.timeout(240)
+def test_a_bomb_in_a_data_folder_is_an_error_line_and_costs_no_memory(tmp_path: Path) -> None:
+    folder = tmp_path / "pngs"
+    folder.mkdir()
+    (folder / "0001.png").write_bytes(good_png())
+    bomb = folder / "0002.png"
+    bomb.write_bytes(bomb_png(40000))  # 1.5 MB on disk, 1.6e9 pixels: 1.6 GB decoded
+    assert bomb.stat().st_size < 2_000_000
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(BOMB_RUN), str(folder),
+                           str(tmp_path / "out")], env=dict(env(), TF1_PIPELINES_DATA=str(
+                               tmp_path / "home")), capture_output=True, text=True, timeout=200)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["convert"] == 2 and "Traceback" not in done.stderr
+    [line] = error_lines(done.stderr)
+    assert str(bomb) in line and "pixels" in line
+    for name in ("div2k_sr", "random_patches"):
+        assert str(bomb) in result[name] and "pixels" in result[name], name
+    assert result["grew"] < 200_000_000  # decoding it would take 1.6 GB
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.tfrecords"))

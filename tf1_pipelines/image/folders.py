@@ -6,6 +6,10 @@
   graphs);
 * a symbolic link whose target is missing is a DataError naming the link (not
   skipped silently, not a raw ``FileNotFoundError`` later);
+* an image of more pixels than ``PIL.Image.MAX_IMAGE_PIXELS`` (a decompression
+  bomb), a file that is not an image and a truncated image are DataErrors
+  naming the file, decided without decoding a bomb's pixels
+  (:mod:`tf1_pipelines.image.open_image`);
 * only 8-bit images are taken (PIL modes ``1``, ``L``, ``P``, ``RGB``, ``RGBA``,
   ``LA``, ``PA``): a 16-bit PNG is a DataError naming the file and its mode,
   in every pipeline (a graph decoder would scale it down to 8 bits silently).
@@ -16,9 +20,8 @@ from __future__ import annotations
 
 import os
 
-import PIL.Image
-
 from tf1_pipelines.errors import DataError
+from tf1_pipelines.image.open_image import open_image
 
 #: The image file extensions of every folder reader (compared in lower case).
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg")
@@ -32,13 +35,11 @@ def is_image_name(name: str) -> bool:
 
 
 def check_eight_bit(path: str) -> None:
-    """DataError naming ``path`` if it cannot be opened as an image or is not 8-bit
-    (reads the header only)."""
-    try:
-        with PIL.Image.open(path) as im:
-            mode = im.mode
-    except (OSError, SyntaxError, ValueError) as exc:  # PIL.UnidentifiedImageError is an OSError
-        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    """DataError naming ``path`` if it cannot be opened as an image, has more pixels
+    than the limit (:mod:`~tf1_pipelines.image.open_image`) or is not 8-bit (reads
+    the header only)."""
+    with open_image(path) as im:
+        mode = im.mode
     if mode not in EIGHT_BIT_MODES:
         raise DataError(f"image has PIL mode {mode!r}, not 8 bits per channel; every pipeline "
                         f"takes 8-bit images only (modes {', '.join(EIGHT_BIT_MODES)})", path=path)

@@ -6,11 +6,11 @@ import os
 from collections.abc import Iterator
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.colour import img_to_uint8, rgb2ycbcr
 from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
+from tf1_pipelines.image.open_image import open_image
 
 #: PIL modes read_rgb converts to RGB: 8-bit grayscale, palette, RGB, with or without alpha.
 _READ_RGB_MODES = ("1", "L", "P", "RGB", "RGBA", "LA", "PA")
@@ -44,16 +44,11 @@ def read_rgb(path: str, min_size: int = 1) -> np.ndarray:
     unreadable files and images smaller than ``min_size`` on a side raise
     DataError naming the file.
     """
-    try:
-        with Image.open(path) as im:
-            if im.mode not in _READ_RGB_MODES:
-                raise DataError(f"PIL mode {im.mode!r} is not an 8-bit grayscale/RGB(A) image",
-                                path=path)
-            rgb = np.asarray(im.convert("RGB"))
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        if isinstance(exc, DataError):
-            raise
-        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    with open_image(path) as im:  # a bomb, a truncated file: DataError naming it
+        if im.mode not in _READ_RGB_MODES:
+            raise DataError(f"PIL mode {im.mode!r} is not an 8-bit grayscale/RGB(A) image",
+                            path=path)
+        rgb = np.asarray(im.convert("RGB"))
     height, width = rgb.shape[:2]
     if height < min_size or width < min_size:
         raise DataError(f"image is {height}x{width}, smaller than the patch size {min_size}",
@@ -88,11 +83,8 @@ def check_image_header(path: str, min_size: int = 1) -> tuple[int, int]:
     """Read only the header of an image file: DataError naming the file unless it is
     an 8-bit image that :func:`read_rgb` takes, at least ``min_size`` on each side.
     Returns its (height, width). Cheap: the pixels are not decoded."""
-    try:
-        with Image.open(path) as im:
-            mode, (width, height) = im.mode, im.size
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    with open_image(path) as im:  # a bomb is refused here, from its header
+        mode, (width, height) = im.mode, im.size
     if mode not in _READ_RGB_MODES:
         raise DataError(f"PIL mode {mode!r} is not an 8-bit grayscale/RGB(A) image", path=path)
     if height < min_size or width < min_size:

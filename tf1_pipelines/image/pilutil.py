@@ -58,6 +58,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from PIL import Image, ImageFilter
 
+from tf1_pipelines.image.pixel_limit import too_many_pixels
+
 __all__ = [
     "bytescale",
     "fromimage",
@@ -426,8 +428,15 @@ def _open_loaded(name: ImageSource) -> Image.Image:
         im = Image.open(name)
     except FileNotFoundError:
         raise  # its message already names the file
+    except Image.DecompressionBombError as exc:
+        raise OSError(f"imread: {_describe(name)}: too many pixels ({exc}); a decompression "
+                      "bomb, or an image too big to decode; nothing was decoded") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise OSError(f"imread: cannot open image file {_describe(name)}: {exc}") from exc
+    refusal = too_many_pixels(*im.size)  # the project's one rule: a bomb is never decoded
+    if refusal is not None:
+        im.close()
+        raise OSError(f"imread: {_describe(name)}: {refusal}")
     try:
         im.load()  # decode now, so a truncated file fails here, not later
     except (OSError, SyntaxError, ValueError, EOFError) as exc:

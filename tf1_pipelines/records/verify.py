@@ -125,11 +125,20 @@ def check_feature(feature_map: Mapping[str, tf.train.Feature], key: str,
 
 
 def image_problem(data: bytes) -> str | None:
-    """Why ``data`` does not decode as an image, or None if it does."""
+    """Why ``data`` does not decode as an image, or None if it does. An image of more
+    pixels than ``PIL.Image.MAX_IMAGE_PIXELS`` is refused from its header, as
+    :mod:`tf1_pipelines.image.open_image` does for files (this layer may not
+    import it): a decompression bomb in a record is never decoded."""
     try:
         with Image.open(io.BytesIO(data)) as im:
+            limit = Image.MAX_IMAGE_PIXELS
+            if limit is not None and im.width * im.height > limit:
+                return (f"is a {im.width}x{im.height} image, more pixels than the limit of "
+                        f"{int(limit):,} (PIL.Image.MAX_IMAGE_PIXELS; a decompression bomb)")
             im.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except Image.DecompressionBombError as exc:
+        return f"is a decompression bomb ({exc})"
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
         return f"does not decode as an image ({exc})"
     return None
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.errors import ConfigError, ConfigTypeError, DataError
 from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files, is_image_name
+from tf1_pipelines.image.open_image import image_problem, open_image
 from tf1_pipelines.inputs import queue as queue_inputs
 from tf1_pipelines.options import check_positive_int, show
 from tf1_pipelines.records.export import ExportScheme, FolderExport
@@ -129,15 +129,15 @@ def image_to_jpeg(path: str) -> tuple[bytes, int, int]:
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        with Image.open(io.BytesIO(data)) as im:
-            im.load()
-            if im.format == "JPEG" and im.mode == "RGB":
-                return data, im.height, im.width
-            buffer = io.BytesIO()
-            im.convert("RGB").save(buffer, format="JPEG", quality=100)
-            return buffer.getvalue(), im.height, im.width
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    except OSError as exc:
+        raise DataError(f"cannot read image ({exc})", path=path) from exc
+    with open_image(data, path=path) as im:  # a bomb, a truncated file: DataError naming it
+        im.load()
+        if im.format == "JPEG" and im.mode == "RGB":
+            return data, im.height, im.width
+        buffer = io.BytesIO()
+        im.convert("RGB").save(buffer, format="JPEG", quality=100)
+        return buffer.getvalue(), im.height, im.width
 
 
 def read_labels_csv(labels_file: str, semantic_level_settings: Sequence[tuple[str, int]]
@@ -291,11 +291,7 @@ def check_record(record: bytes, semantic_level_settings: Sequence[tuple[str, int
         encoded = feature_map["image/encoded"].bytes_list.value[0]
         reason = decoder(encoded) if decoder is not None else None
         if decoder is None:
-            try:
-                with Image.open(io.BytesIO(encoded)) as im:
-                    im.load()
-            except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-                reason = str(exc)
+            reason = image_problem(encoded)  # the one rule: a bomb in a record too
         if reason is not None:
             raise DataError(f"does not decode as an image ({reason})", path=path, record=index,
                             field="image/encoded")

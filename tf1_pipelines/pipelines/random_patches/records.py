@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 
-import PIL.Image
-
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
+from tf1_pipelines.image.open_image import open_image
 
 __all__ = ["IMAGE_EXTENSIONS", "check_image_files", "list_image_files"]
 
@@ -30,13 +29,10 @@ def check_image_files(filenames: list[str], patch_size: int, decode: bool = Fals
     """DataError naming the first file that is unreadable or smaller than
     ``patch_size`` on a side. Reads headers only unless ``decode``."""
     for path in filenames:
-        try:
-            with PIL.Image.open(path) as im:
-                width, height = im.size
-                if decode:
-                    im.load()
-        except (OSError, SyntaxError, ValueError) as exc:
-            raise DataError(f"cannot decode image ({exc})", path=path) from exc
+        with open_image(path) as im:  # a bomb is refused from its header
+            width, height = im.size
+            if decode:
+                im.load()
         if height < patch_size or width < patch_size:
             raise DataError(f"image is {height}x{width}, smaller than the patch size "
                             f"{patch_size}x{patch_size}", path=path)

@@ -17,6 +17,7 @@ import PIL.Image
 import tensorflow as tf
 
 from tf1_pipelines.errors import DataError
+from tf1_pipelines.image.open_image import open_image
 from tf1_pipelines.records import manifest
 from tf1_pipelines.records.export import prepare_folder
 from tf1_pipelines.records.writer import write_file_atomically
@@ -39,11 +40,8 @@ __all__ = ["Comparison", "TFRecordDataset", "TFRecordExporter", "compare", "comp
 def read_image_array(path: str) -> np.ndarray:
     """``np.asarray(PIL.Image.open(path))`` as the original reads images (no mode
     conversion), with a DataError naming the file if it cannot be decoded."""
-    try:
-        with PIL.Image.open(path) as im:
-            return np.asarray(im)
-    except (OSError, SyntaxError, ValueError) as exc:  # PIL.UnidentifiedImageError is an OSError
-        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    with open_image(path) as im:  # a bomb, a truncated file: DataError naming it
+        return np.asarray(im)
 
 
 def create_from_images(tfrecord_dir: str, image_dir: str, shuffle: int | bool,

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from PIL import Image, UnidentifiedImageError
 
 from tf1_pipelines.data import sample_data
 from tf1_pipelines.errors import DataError
 from tf1_pipelines.image.folders import IMAGE_EXTENSIONS, image_files
+from tf1_pipelines.image.open_image import open_image
 from tf1_pipelines.options import check_positive_int
 from tf1_pipelines.records.export import ExportScheme, FolderExport
 from tf1_pipelines.records.features import bytes_feature, example, int64_feature
@@ -44,11 +44,8 @@ def _int64_feature(value: int) -> tf.train.Feature:
 
 def _open_rgb(path: str) -> np.ndarray:
     """``np.array(Image.open(path))`` as uint8 [H, W, 3] RGB; DataError if unreadable."""
-    try:
-        with Image.open(path) as im:
-            return np.array(im if im.mode == "RGB" else im.convert("RGB"))
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise DataError(f"cannot decode image ({exc})", path=path) from exc
+    with open_image(path) as im:  # a bomb, a truncated file: DataError naming it
+        return np.array(im if im.mode == "RGB" else im.convert("RGB"))
 
 
 def read_pair(img_path: str, annotation_path: str) -> tuple[np.ndarray, np.ndarray]:
@@ -61,16 +58,11 @@ def read_pair(img_path: str, annotation_path: str) -> tuple[np.ndarray, np.ndarr
     the image's, raises DataError naming both files and sizes.
     """
     img = _open_rgb(img_path)
-    try:
-        with Image.open(annotation_path) as im:
-            if im.mode not in ("P", "L"):
-                raise DataError(f"mask must be one 8-bit channel (a palette or grayscale PNG), "
-                                f"got PIL mode {im.mode!r}", path=annotation_path)
-            annotation = np.array(im)
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        if isinstance(exc, DataError):
-            raise
-        raise DataError(f"cannot decode mask ({exc})", path=annotation_path) from exc
+    with open_image(annotation_path, what="mask") as im:
+        if im.mode not in ("P", "L"):
+            raise DataError(f"mask must be one 8-bit channel (a palette or grayscale PNG), "
+                            f"got PIL mode {im.mode!r}", path=annotation_path)
+        annotation = np.array(im)
     if annotation.shape != img.shape[:2]:
         raise DataError(f"mask is {annotation.shape[0]}x{annotation.shape[1]} but its image "
                         f"{img_path!r} is {img.shape[0]}x{img.shape[1]} (height x width)",
