@@ -232,6 +232,14 @@ class _Aliases(ast.NodeVisitor):
             elif alias.name.startswith("scipy.") and alias.asname:  # import scipy.signal as sig
                 self.scipy_modules[alias.asname] = alias.name
 
+    def visit_Assign(self, node: ast.Assign) -> None:
+        # learn = tf.contrib.learn (TensorFlow's own examples of 2016-2017 wrote it so).
+        path = _dotted(node.value)
+        if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and path is not None
+                and len(path) == 3 and path[0] in self.tensorflow and path[1] == "contrib"):
+            self.contrib[node.targets[0].id] = path[1:]
+        self.generic_visit(node)
+
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         # Only tf.contrib and its modules: deeper paths (tensorflow.contrib.learn.python.learn) name
@@ -250,6 +258,17 @@ class _Aliases(ast.NodeVisitor):
         elif node.level == 0 and (node.module or "").startswith("scipy."):  # from scipy.spatial import distance
             self.scipy_modules.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names
                                        if f"{node.module}.{a.name}" in scipy_removed.REMOVED})
+
+
+def _dotted(node: ast.expr) -> list[str] | None:
+    """``["tf", "contrib", "learn"]`` for the expression ``tf.contrib.learn``; None for anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return [node.id, *reversed(parts)]
 
 
 def _contrib_bridge_name(module: str) -> str | None:
