@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from compat.errors import LegacyAPIError
+from compat.library_legacy.lazy import getattr_entry, is_lazy
 from compat.surfaces.table_patches import Removed, Replaced, const, wrapper
 
 __all__ = ["KEYWORD_ONLY_MODULES", "REMOVED", "REPLACED", "SERVED_MODULES", "rmse", "roll_sparse", "write_wav"]
@@ -215,10 +216,19 @@ _POSITIONAL = Replaced("the same call with keywords (librosa >= 0.10 makes them 
                        lambda current: _keyword_only(current) is not None, _positional_wrapper)
 
 
+def _wrap_keyword_only(name: str, value: Any) -> Any | None:
+    """The positional wrapper of ``value`` if it is a function with keyword-only parameters, else None."""
+    return _positional_wrapper(value) if _keyword_only(value) is not None else None
+
+
+_KEYWORDS = "the same call with keywords (librosa >= 0.10 makes them keyword-only)"
+
+
 class _KeywordOnlyTable(Mapping[str, Mapping[str, Replaced]]):
-    """module -> each public function of the loaded module with keyword-only parameters -> the
-    positional wrapper entry; computed when the runner applies the table, so the list follows
-    the installed librosa."""
+    """module -> each function of the loaded module with keyword-only parameters -> the positional
+    wrapper entry, computed when the runner applies the table (so the list follows the installed
+    librosa). A lazily loaded package gets its ``__getattr__`` wrapped instead, so that applying the
+    table imports nothing (:mod:`compat.library_legacy.lazy`)."""
 
     def __getitem__(self, module_name: str) -> Mapping[str, Replaced]:
         if module_name not in KEYWORD_ONLY_MODULES:
@@ -227,14 +237,10 @@ class _KeywordOnlyTable(Mapping[str, Mapping[str, Replaced]]):
         if module is None:
             return {}
         found: dict[str, Replaced] = {}
-        for name in getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]:
-            if name in _SUBMODULES:
-                continue
-            try:
-                value = getattr(module, name, None)
-            except Exception:  # noqa: BLE001 - a lazily loaded name that fails to load is not ours to fix
-                continue
-            if _keyword_only(value) is not None:
+        if is_lazy(module):
+            found["__getattr__"] = getattr_entry(module, _wrap_keyword_only, _KEYWORDS)
+        for name, value in list(vars(module).items()):
+            if not name.startswith("_") and name not in _SUBMODULES and _keyword_only(value) is not None:
                 found[name] = _POSITIONAL
         return found
 

@@ -26,6 +26,7 @@ Importing this module imports NumPy only; scikit-image is imported when a row is
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import sys
@@ -34,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from compat.library_legacy.lazy import getattr_entry, is_lazy
 from compat.surfaces.table_patches import Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["MULTICHANNEL_MODULES", "OLD_KEYWORDS", "REMOVED", "RENAMED_KEYWORDS", "REPLACED", "old_data_range"]
@@ -250,29 +252,37 @@ def _entry(module: str, name: str) -> Replaced:
     return Replaced(", ".join(parts), needed, make)
 
 
+def _wrap(module_name: str, name: str, value: Any) -> Any | None:
+    """The wrapper of ``module_name.name`` (``value``) if its old calls need one, else None."""
+    if not inspect.isfunction(value):
+        return None
+    entry = _entry(module_name, name)
+    if module_name not in MULTICHANNEL_MODULES and name not in RENAMED_KEYWORDS.get(module_name, {}):
+        return None
+    return entry.make(value) if entry.needed(value) else None
+
+
 class _ReplacedTable(Mapping[str, Mapping[str, Replaced]]):
     """module -> name -> wrapper entry, for the modules of :data:`MULTICHANNEL_MODULES` and
-    :data:`RENAMED_KEYWORDS`: each public function of the loaded module that takes ``channel_axis``,
-    plus the renamed keywords. Computed from the module when the runner applies the table (it is
-    loaded then), so the list follows the installed scikit-image."""
+    :data:`RENAMED_KEYWORDS`: each function of the loaded module that takes ``channel_axis``, the
+    renamed keywords and 0.16's ``rgb2gray``. Computed from the module when the runner applies the
+    table (it is loaded then), so the list follows the installed scikit-image; a lazily loaded
+    package gets its ``__getattr__`` wrapped instead (:mod:`compat.library_legacy.lazy`)."""
 
     _modules = tuple(sorted({*MULTICHANNEL_MODULES, *RENAMED_KEYWORDS}))
 
     def __getitem__(self, module_name: str) -> Mapping[str, Replaced]:
         if module_name not in self._modules:
             raise KeyError(module_name)
-        found = {name: _entry(module_name, name) for name in RENAMED_KEYWORDS.get(module_name, {})}
-        if module_name == "skimage.color":
-            found["rgb2gray"] = _entry(module_name, "rgb2gray")
         module = sys.modules.get(module_name)
-        if module is None or module_name not in MULTICHANNEL_MODULES:
-            return found
-        for name in getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]:
-            try:
-                value = getattr(module, name, None)
-            except Exception:  # noqa: BLE001 - a lazily loaded name that fails to load is not ours to fix
-                continue
-            if name not in found and _takes_channel_axis_only(value):
+        if module is None:
+            return {}
+        found: dict[str, Replaced] = {}
+        if is_lazy(module):
+            # Names not resolved yet are wrapped when first reached (applying imports nothing).
+            found["__getattr__"] = getattr_entry(module, functools.partial(_wrap, module_name), "today's keywords")
+        for name, value in list(vars(module).items()):
+            if not name.startswith("_") and (_wrap(module_name, name, value) is not None):
                 found[name] = _entry(module_name, name)
         return found
 

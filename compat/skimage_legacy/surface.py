@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 from compat.library_legacy.callers import remember_scope
+from compat.library_legacy.lazy import LazyTablePatches
 from compat.skimage_legacy.uses import find_uses
 from compat.surfaces import Surface
-from compat.surfaces.table_patches import TablePatches
 
 __all__ = ["SURFACE", "make_patches"]
 
 
-def make_patches() -> TablePatches:
+def make_patches() -> LazyTablePatches:
     """The scikit-image table for one run (:mod:`compat.skimage_legacy.removed`; imports NumPy)."""
     from compat.skimage_legacy import removed
-    return TablePatches(removed.REMOVED, removed.REPLACED)
+    return LazyTablePatches(removed.REMOVED, removed.REPLACED)
 
 
 SURFACE = Surface(

@@ -129,9 +129,11 @@ def test_undo_gives_librosa_its_own_objects_back() -> None:
     patches = SURFACE.patches()
     for name in MODULES:
         patches.apply(importlib.import_module(name))
-    assert librosa.stft is not stft and hasattr(librosa.feature, "rmse")
+    assert librosa.stft is not stft and librosa.stft is librosa.stft and hasattr(librosa.feature, "rmse")
+    assert librosa.feature.mfcc is librosa.feature.mfcc  # resolved lazily, wrapped once
     patches.undo()
     assert librosa.stft is stft and not hasattr(librosa.feature, "rmse") and "output" not in vars(librosa)
+    assert not hasattr(librosa.feature.mfcc, "__compat_legacy_wrapper__")
 
 
 def test_compat_check_reports_each_use() -> None:
