@@ -67,8 +67,8 @@ def run_option(name: str, default: Any = None) -> Any:
 
 
 def _is_script_file(filename: str) -> bool:
-    if filename.startswith("<"):
-        return True  # code compiled from a string: exec of the script's text, a notebook cell
+    if filename.startswith("<") or Path(filename).parent.name.startswith("ipykernel_"):
+        return True  # code compiled from a string (exec of the script's text), a notebook cell
     if _SCOPES:
         return bool(_SCOPES[-1].contains(filename))
     path = Path(filename)

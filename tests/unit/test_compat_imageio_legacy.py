@@ -106,3 +106,10 @@ def test_compat_check_reports_each_use() -> None:
     assert found == [(2, "imageio.mimsave('out.gif', frames, duration=0.1)"),
                      (4, "imageio.mimwrite(path, frames, format='GIF')"),
                      (5, "imageio.imread('a.png', as_gray=True)")]
+
+
+def test_a_notebook_cell_counts_as_the_scripts_code(patched: TablePatches, tmp_path: Path) -> None:
+    # ipykernel >= 6 compiles each cell under <tmp>/ipykernel_<pid>/<hash>.py
+    code = compile("mimsave(path, frames, duration=0.3)", "/tmp/ipykernel_4242/2716.py", "exec")
+    exec(code, {"mimsave": imageio.mimsave, "path": tmp_path / "n.gif", "frames": FRAMES})  # noqa: S102
+    assert gif_timing(tmp_path / "n.gif") == ([300, 300, 300], 0)
