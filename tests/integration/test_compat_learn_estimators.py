@@ -12,7 +12,8 @@ under ``python -m compat run``; here its answers are checked against NumPy:
 * an ``Estimator(model_fn)`` returning TF 1.0's ``(predictions, loss, train_op)`` tuple (its loss
   built from the labels in every mode, as TensorFlow's text_classification.py did),
   evaluated with a ``MetricSpec``, and ``SKCompat.predict``'s dict of arrays;
-* ``ValidationMonitor(early_stopping_rounds=...)`` stops a run whose loss cannot improve.
+* ``ValidationMonitor(early_stopping_rounds=...)`` stops a run whose loss cannot improve;
+* ``read_batch_record_features`` under a ``MonitoredSession`` gives the records written, then ends.
 """
 from __future__ import annotations
 
@@ -87,6 +88,20 @@ stuck = learn.LinearRegressor(feature_columns=columns, model_dir="stuck", config
                               optimizer=tf.train.GradientDescentOptimizer(0.0))
 stuck.fit(x, y, steps=100, monitors=[monitor])
 out["early"] = [monitor.early_stopped, monitor.best_step, int(stuck.get_variable_value("global_step"))]
+# The TF 1.0 readers, driven by a MonitoredSession (its queue runners from the graph's collection).
+with tf.python_io.TFRecordWriter("records.tfrecord") as writer:
+    for i in range(7):
+        example = tf.train.Example(features=tf.train.Features(feature={
+            "v": tf.train.Feature(int64_list=tf.train.Int64List(value=[i * i]))}))
+        writer.write(example.SerializeToString())
+with tf.Graph().as_default():
+    batch = learn.read_batch_record_features("records.tfrecord", 3, {"v": tf.FixedLenFeature([], tf.int64)},
+                                             randomize_input=False, num_epochs=1)
+    seen = []
+    with tf.train.MonitoredSession() as session:
+        while not session.should_stop():
+            seen.append(session.run(batch["v"]).tolist())
+out["reader"] = seen
 print(json.dumps(out))
 '''
 
@@ -126,6 +141,8 @@ def test_contrib_learn_estimators_against_numpy(tmp_path: Path) -> None:
     np.testing.assert_allclose(out["custom_eval"]["mae"], np.mean(np.abs(pred - y)), rtol=1e-4)
     np.testing.assert_allclose(out["custom_eval"]["loss"], np.mean((pred - y) ** 2), rtol=1e-4)
     assert out["custom_eval"]["global_step"] == 3
+
+    assert out["reader"] == [[0, 1, 4], [9, 16, 25], [36]]  # the records in order, one epoch, short last batch
 
     early_stopped, best_step, last_step = out["early"]
     assert early_stopped and best_step is not None and last_step < 100
