@@ -141,3 +141,45 @@ def _http1_server() -> Iterator[str]:
 def not_a_dispatcher(kind: str) -> contextlib.AbstractContextManager[str]:
     """A server of ``kind`` (see the module docstring) on 127.0.0.1: ``host:port``."""
     return _http1_server() if kind == "http1" else _raw_server(HANDLERS[kind])
+
+
+@contextlib.contextmanager
+def stalling_dispatcher(version: int) -> Iterator[tuple[str, list[str]]]:
+    """A gRPC server on 127.0.0.1 that answers the dispatcher's version call with
+    ``version`` (as TensorFlow's dispatcher does) and never answers any other call
+    (each waits until the server stops): ``(host:port, methods called so far)``."""
+    import grpc
+    calls: list[str] = []
+    stop = threading.Event()
+    reply = b"\x08" + _varint(version)
+
+    def stall(request: bytes, context: grpc.ServicerContext) -> bytes:
+        stop.wait(120)
+        context.abort(grpc.StatusCode.UNAVAILABLE, "stalling dispatcher stopped")
+        return b""
+
+    class Handler(grpc.GenericRpcHandler):
+        def service(self, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+            calls.append(details.method)
+            answer = (lambda request, context: reply) if details.method.endswith("/GetVersion") else stall
+            return grpc.unary_unary_rpc_method_handler(answer)
+
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        server = grpc.server(pool, handlers=[Handler()])
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        try:
+            yield f"127.0.0.1:{port}", calls
+        finally:
+            stop.set()
+            server.stop(grace=None).wait(JOIN_TIMEOUT)
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)

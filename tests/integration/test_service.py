@@ -23,13 +23,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from epoch_keys import ARRAYS, EPOCHS, epoch_keys
-from helpers.fake_servers import not_a_dispatcher
+from helpers.fake_servers import not_a_dispatcher, stalling_dispatcher
 from loopback_service import Cluster, start_cluster
 
 import tf1_pipelines as tp
 from tf1_pipelines.cli.service_cli import free_port
 from tf1_pipelines.errors import ConfigError, PipelineStalled
-from tf1_pipelines.inputs.service_probe import parse_version
+from tf1_pipelines.inputs.service_probe import VERSION_METHOD, parse_version
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -193,6 +193,47 @@ def test_ctrl_c_ends_a_worker_waiting_on_a_silent_server() -> None:
     assert process.returncode == 130, err
     assert err.strip() == "error: interrupted (SIGINT) while starting `serve worker`"
     assert took < 20, f"Ctrl-C took {took:.1f} s"
+
+
+def dispatcher_version() -> int:
+    """The data service version of this TensorFlow, asked of a real dispatcher on loopback."""
+    import grpc
+    import tensorflow as tf
+    service = tf.data.experimental.service
+    server = service.DispatchServer(service.DispatcherConfig(port=0))
+    try:
+        with grpc.insecure_channel(server.target.split("://")[1]) as channel:
+            return parse_version(channel.unary_unary(VERSION_METHOD)(b"", timeout=30))
+    finally:
+        server.stop()
+
+
+@pytest.mark.timeout(200)
+def test_ctrl_c_ends_a_worker_stuck_in_tensorflows_own_start() -> None:
+    """A server that answers the version call as a dispatcher but never the worker's
+    registration holds TensorFlow's start call (C++, holding the interpreter) for ever:
+    Ctrl-C then takes its default action and ends the process at once."""
+    with stalling_dispatcher(dispatcher_version()) as (address, calls):
+        process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve",
+                                    "worker", "--dispatcher", address, "--connect-timeout", "60"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+        try:
+            deadline = time.monotonic() + 150  # the worker's TensorFlow import, on a loaded machine
+            while process.poll() is None and time.monotonic() < deadline and \
+                    all(method.endswith("/GetVersion") for method in calls):
+                time.sleep(0.2)
+            assert process.poll() is None, process.communicate(timeout=30)[1][-2000:]
+            assert calls[-1].endswith("/WorkerHeartbeat"), calls  # inside TensorFlow's start call
+            time.sleep(1)
+            sent = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=60)
+            took = time.monotonic() - sent
+        finally:
+            process.kill()
+            process.wait(15)
+    assert process.returncode == -signal.SIGINT and took < 20, (process.returncode, took)
 
 
 @pytest.mark.parametrize("reply, version", [
