@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from compat.surfaces.source_pass import SourcePass, helper, import_aliases, import_statements, short
 
-__all__ = ["Py2Text", "run_result", "text", "text_args", "texts"]
+__all__ = ["Py2Text", "failure_hint", "run_result", "text", "text_args", "texts"]
 
 FIELD_ACTION = ("Python 2 text: a tf.train.Example bytes value that is valid UTF-8 is read as str "
                 "(Python 2's str, the type of the module's literals); other bytes stay bytes")
@@ -130,6 +131,22 @@ def text_args(func: Callable[..., Any]) -> Callable[..., Any]:
         return func(*[run_result(a) for a in args])
 
     return wrapper
+
+
+#: Python 3.11's TypeErrors for bytes meeting str (``b'a b'.split(' ')``, ``'<s>' + b'x'``, ``' '.join([b'a'])``).
+_BYTES_MEETS_STR = re.compile(r"bytes-like object is required, not 'str'|bytes-like object, not 'str'"
+                              r"|can't concat str to bytes|can only concatenate str \(not \"bytes\"\)"
+                              r"|expected str instance, bytes found|must be bytes or a tuple of bytes, not str")
+
+
+def failure_hint(exc: BaseException) -> str | None:
+    """The ``compat:`` advice for a ``TypeError`` of bytes meeting str in the script's code, or None."""
+    if not isinstance(exc, TypeError) or not _BYTES_MEETS_STR.search(str(exc)):
+        return None
+    return ("bytes met a str: TensorFlow gives bytes (Example values, sess.run of strings, py_func arguments, "
+            "GFile binary reads) where Python 2 gave str; a module written for Python 2 gets them as text "
+            "when it is translated (python -m compat run --py2 translates every module); Python 3 code decodes "
+            "them: value.decode('utf-8')")
 
 
 # --------------------------------------------------------------------------

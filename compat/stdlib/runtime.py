@@ -12,6 +12,7 @@ import importlib
 import types
 from typing import Any
 
+from compat.py2 import text as py2_text
 from compat.stdlib.generators import pre_pep479
 from compat.stdlib.keywords import call_renamed
 from compat.stdlib.removed import ATTRIBUTES, FALLBACK_MODULES, METHODS
@@ -71,11 +72,22 @@ class StdlibNames:
 
 
 def failure_hint(exc: BaseException) -> str | None:
-    """The runner's ``compat:`` advice for an ``AttributeError`` on a removed standard-library name, or None.
+    """The runner's ``compat:`` advice for a failure of Python's changes the rewrite could not see, or None.
 
-    The source rewrite serves the names the script spells out (``collections.Iterable``);
-    this names the replacement when one is reached another way (``getattr(collections, name)``).
+    An ``AttributeError`` on a removed standard-library name: the source rewrite serves the
+    names the script spells out (``collections.Iterable``); this names the replacement
+    when one is reached another way (``getattr(collections, name)``). PEP 479's
+    ``RuntimeError`` from a generator the runner does not wrap, and bytes meeting str
+    (:func:`compat.py2.text.failure_hint`).
     """
+    if isinstance(exc, RuntimeError) and str(exc).endswith("raised StopIteration"):
+        return ("a StopIteration inside a generator ends it with this error since Python 3.7 (PEP 479); the runner "
+                "keeps the old ending for the script's own generators, but not for this one (a library's, a "
+                "contextmanager or a coroutine): end the generator with return")
+    return py2_text.failure_hint(exc) or _removed_name_hint(exc)
+
+
+def _removed_name_hint(exc: BaseException) -> str | None:
     owner = getattr(exc, "obj", None) if isinstance(exc, AttributeError) else None
     if not isinstance(owner, types.ModuleType):
         return None

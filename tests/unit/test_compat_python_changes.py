@@ -393,3 +393,25 @@ def test_python2_pickles_give_python2_text() -> None:
     assert names["asked"]["words"][0] == "cafÃ©"  # an explicit encoding is the script's own choice
     found = changes("import cPickle\nd = cPickle.load(open('v.pkl', 'rb'))\nprint d\n")
     assert (2, "pickle.load(open('v.pkl', 'rb'))") in found
+
+
+# --------------------------------------------------------------------------
+# compat: lines for what the rewrite could not see
+# --------------------------------------------------------------------------
+
+def test_hints_for_bytes_meeting_str_and_pep479() -> None:
+    from compat.stdlib.runtime import failure_hint
+
+    def unwrapped() -> Any:
+        yield 1
+        raise StopIteration  # the pre-3.7 idiom: not wrapped here (this is not the script's code)
+
+    failures = []
+    for attempt in (lambda: b"a b".split(" "), lambda: b"text".index("<s>"), lambda: "<s> " + b"x",  # type: ignore
+                    lambda: " ".join([b"a"]), lambda: list(unwrapped())):  # type: ignore[list-item]
+        with pytest.raises((TypeError, RuntimeError)) as caught:
+            attempt()
+        failures.append(failure_hint(caught.value) or "")
+    assert all(h.startswith("bytes met a str") for h in failures[:4])
+    assert "PEP 479" in failures[4] and "end the generator with return" in failures[4]
+    assert failure_hint(TypeError("unsupported operand type(s) for +: 'int' and 'str'")) is None
