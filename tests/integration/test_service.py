@@ -176,6 +176,16 @@ def test_a_consumer_names_what_is_not_a_dispatcher(kind: str, why: str) -> None:
 
 
 @pytest.mark.timeout(120)
+def test_a_grpc_server_whose_version_reply_holds_no_version_is_no_dispatcher() -> None:
+    with stalling_dispatcher(0) as (address, calls):  # replies field 1 = 0: protobuf's default, no version
+        result = serve_worker(address, "--connect-timeout", "20")
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert result.stderr.strip() == (f"error: {address} is not a tf.data dispatcher: its reply to the "
+                                     "version call holds no version")
+    assert calls == ["/tensorflow.data.DispatcherService/GetVersion"]
+
+
+@pytest.mark.timeout(120)
 def test_ctrl_c_ends_a_worker_waiting_on_a_silent_server() -> None:
     with not_a_dispatcher("silent") as address:
         process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve",
