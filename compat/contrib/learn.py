@@ -1,16 +1,17 @@
-"""``tf.contrib.learn`` of TensorFlow 1.15: ``Experiment``, ``learn_runner``, ``RunConfig`` on ``tf.estimator``,
-and ``preprocessing`` (``VocabularyProcessor``: :mod:`compat.contrib._learn_text`).
+"""``tf.contrib.learn`` of TensorFlow 1.0-1.15, on ``tf.estimator``.
 
-From 2017 to 2018 Estimator scripts were driven by an ``Experiment``: an
-Estimator with its train and eval input functions, run by
-``learn_runner.run(experiment_fn, ...)`` under a schedule
-(``train_and_evaluate`` on one machine). :class:`Experiment` and
-:func:`run` are written here on the public API of ``tf.estimator``
-(:mod:`compat.estimator`), single-process. ``datasets`` is the MNIST reader of
-:mod:`compat.tutorials.legacy_modules`. The contrib-only estimators
-(``tf.contrib.learn.DNNClassifier`` with ``fit``, ``SKCompat``, ``monitors``,
-the queue readers) are refused (:data:`REFUSED`), naming their ``tf.estimator``
-successors.
+* TF 1.0-1.4's high-level API: ``Estimator`` with ``fit`` / ``evaluate`` /
+  ``predict``, ``SKCompat``, the DNN and linear models, ``monitors``, the queue
+  readers, ``io`` (:mod:`compat.contrib._learn_served` says where each comes from);
+* ``datasets`` (:mod:`compat.contrib._learn_datasets`, local files only) and
+  ``preprocessing`` (:mod:`compat.contrib._learn_text`);
+* 2017-2018's ``Experiment`` driven by ``learn_runner.run(experiment_fn, ...)``
+  under a schedule (``train_and_evaluate`` on one machine), and ``RunConfig``,
+  written here on the public API of ``tf.estimator`` (:mod:`compat.estimator`),
+  single-process.
+
+The rest (``DNNEstimator`` & co., heads, the RNN estimators, ``graph_actions``)
+is refused (:data:`REFUSED`), naming the ``tf.estimator`` successor.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from compat.contrib import refusing_getattr
+from compat.contrib import _learn_served, refusing_getattr
 from compat.errors import LegacyAPIError
 
 __all__ = ["REFUSED", "Experiment", "ExportStrategy", "ModeKeys", "learn_runner", "make_export_strategy", "run"]
@@ -56,65 +57,10 @@ REFUSED: dict[str, str] = {
 
 _refuse = refusing_getattr("learn", REFUSED)
 
-#: TF 1.0-1.2's queue readers (``learn_io.graph_io``), served from :mod:`tf1_pipelines.inputs.learn_readers`.
-READERS = ("read_batch_examples", "read_batch_features", "read_batch_record_features", "read_keyed_batch_examples",
-           "read_keyed_batch_examples_shared_queue", "read_keyed_batch_features",
-           "read_keyed_batch_features_shared_queue", "queue_parsed_features")
-
-#: The Estimator of TF 1.0-1.4 and its helpers (:mod:`compat.contrib._learn_estimators`).
-ESTIMATOR_NAMES = ("Estimator", "SKCompat", "ModelFnOps", "MetricSpec", "infer_real_valued_columns_from_input",
-                   "infer_real_valued_columns_from_input_fn", "extract_pandas_data", "extract_pandas_labels",
-                   "extract_pandas_matrix")
-
-#: The canned models (:mod:`compat.contrib._learn_canned`).
-CANNED = ("DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
-          "DNNLinearCombinedRegressor")
-
 #: Every ``tf.contrib.learn`` name this module serves (the others in :data:`REFUSED` raise).
 PROVIDED = frozenset({"Experiment", "ExportStrategy", "learn_runner", "make_export_strategy", "RunConfig",
-                      "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing", "datasets", "monitors",
-                      "io", "PredictionKey", "NotFittedError", *READERS, *ESTIMATOR_NAMES, *CANNED})
-
-
-class PredictionKey:
-    """``tf.contrib.learn.PredictionKey``: the keys of the canned models' prediction dicts."""
-
-    CLASSES = "classes"
-    PROBABILITIES = "probabilities"
-    LOGITS = "logits"
-    LOGISTIC = "logistic"
-    SCORES = "scores"
-    TOP_K = "top_k"
-    GENERIC = "output"
-
-
-class NotFittedError(ValueError, AttributeError):
-    """``tf.contrib.learn.NotFittedError``: an Estimator used before it was fitted."""
-
-
-def _monitors_module() -> types.ModuleType:
-    from compat.contrib import _learn_monitors
-    module = types.ModuleType("tensorflow.contrib.learn.python.learn.monitors",
-                              "tf.contrib.learn.monitors: the monitors as tf.estimator session hooks.")
-    module.__dict__.update({name: getattr(_learn_monitors, name) for name in _learn_monitors.__all__})
-    return module
-
-
-def _io_module() -> types.ModuleType:
-    from compat.contrib import _learn_estimators
-    from tf1_pipelines.inputs import learn_readers
-    inputs = _api("inputs")
-    module = types.ModuleType("tensorflow.contrib.learn.python.learn.learn_io",
-                              "tf.contrib.learn.io: the queue readers, numpy/pandas input functions, pandas helpers.")
-    module.__dict__.update({name: getattr(learn_readers, name) for name in READERS})
-    module.__dict__.update(numpy_input_fn=inputs.numpy_input_fn, pandas_input_fn=inputs.pandas_input_fn,
-                           HAS_PANDAS=True, HAS_DASK=False,
-                           **{name: getattr(_learn_estimators, name) for name in ESTIMATOR_NAMES
-                              if name.startswith("extract_pandas")})
-    return module
-
-
-_BUILT: dict[str, types.ModuleType] = {}
+                      "ModeKeys", "NanLossDuringTrainingError", "TaskType", "preprocessing", "datasets",
+                      *_learn_served.NAMES})
 
 
 def _api(sub: str = "") -> Any:
@@ -423,19 +369,8 @@ def __getattr__(name: str) -> Any:
     if name == "preprocessing":  # VocabularyProcessor and friends: plain Python, no TensorFlow needed
         from compat.contrib import _learn_text
         return _learn_text
-    if name in READERS:
-        from tf1_pipelines.inputs import learn_readers
-        return getattr(learn_readers, name)
-    if name in ESTIMATOR_NAMES:
-        from compat.contrib import _learn_estimators
-        return getattr(_learn_estimators, name)
-    if name in CANNED:
-        from compat.contrib import _learn_canned
-        return getattr(_learn_canned, name)
-    if name in ("monitors", "io"):
-        if name not in _BUILT:
-            _BUILT[name] = _monitors_module() if name == "monitors" else _io_module()
-        return _BUILT[name]
+    if name in _learn_served.NAMES:
+        return _learn_served.served(name)
     if name == "datasets":
         from compat.rules import LEARN_DATASETS
         from compat.tf1.namespace import contrib_modules
