@@ -16,7 +16,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from compat.surfaces.table_patches import Replaced, TablePatches, wrapper
+from compat.surfaces.table_patches import WRAPPER_MARK, Replaced, TablePatches, wrapper
 
 __all__ = ["LazyTablePatches", "getattr_entry", "is_lazy"]
 
@@ -37,6 +37,12 @@ def getattr_entry(module: types.ModuleType, wrap: Callable[[str, Any], Any | Non
     def make(current: Callable[[str], Any]) -> Callable[[str], Any]:
         def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook it wraps
             value = current(name)  # resolves the name and caches it in the namespace
+            if getattr(value, WRAPPER_MARK, False):
+                # already wrapped where the package took it from (a patched subpackage): cached as it is,
+                # taken away on undo all the same
+                if namespace.get(name) is value:
+                    _CACHED.append((namespace, name, value))
+                return value
             replacement_value = wrap(name, value)
             if replacement_value is None:
                 return value

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from compat.errors import LegacyAPIError
+from compat.library_legacy.callers import called_from_script
 from compat.library_legacy.lazy import getattr_entry, is_lazy
 from compat.surfaces.table_patches import Removed, Replaced, const, wrapper
 
@@ -193,13 +194,35 @@ def _keyword_only(function: Any) -> tuple[str, ...] | None:
     return tuple(p.name for p in parameters if p.kind != inspect.Parameter.VAR_KEYWORD)
 
 
+#: The functions whose ``pad_mode`` default was ``'reflect'`` up to 0.8 (0.9.0 made it ``'constant'``, zeros).
+REFLECT_PADDED = frozenset({
+    "stft", "cqt", "hybrid_cqt", "pseudo_cqt", "vqt", "griffinlim_cqt", "reassigned_spectrogram", "iirt",
+    "griffinlim", "piptrack", "yin", "pyin", "spectral_centroid", "spectral_bandwidth", "spectral_contrast",
+    "spectral_rolloff", "spectral_flatness", "rms", "poly_features", "chroma_stft", "melspectrogram", "mel_to_audio"})
+
+
+def _old_padding(name: str, kwargs: dict[str, Any]) -> None:
+    """Give a call of the script 0.8's ``pad_mode='reflect'`` where it gave none: for the functions of
+    :data:`REFLECT_PADDED`, and for ``mfcc`` of a signal (its mel spectrogram was padded so)."""
+    if "pad_mode" in kwargs:
+        return
+    if name in REFLECT_PADDED or (name == "mfcc" and kwargs.get("S") is None):
+        kwargs["pad_mode"] = "reflect"
+
+
 def _positional_wrapper(current: Callable[..., Any]) -> Callable[..., Any]:
-    """``current`` accepting its keyword-only parameters positionally, in signature order (librosa 0.9.1's rule)."""
+    """``current`` accepting its keyword-only parameters positionally, in signature order (librosa 0.9.1's
+    rule), and, for the script's own calls, padding with ``'reflect'`` where 0.8 did (:func:`_old_padding`)."""
     names = _keyword_only(current) or ()
     positional = sum(1 for p in inspect.signature(current).parameters.values()
                      if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))
 
+    function_name = current.__name__
+    old_padding = function_name in REFLECT_PADDED or function_name == "mfcc"
+
     def call(*args: Any, **kwargs: Any) -> Any:
+        if old_padding and called_from_script():
+            _old_padding(function_name, kwargs)
         if len(args) <= positional:
             return current(*args, **kwargs)
         if len(args) > len(names):

@@ -149,3 +149,27 @@ def test_compat_check_reports_each_use() -> None:
              for u in map(as_use, SURFACE.uses(tree))]
     assert found == [(3, "librosa.load(path, 16000)"), (4, "feature.rmse"), (5, "librosa.output.write_wav"),
                      (5, "librosa.output")]
+
+
+def library_call(source: str, **names: Any) -> Any:
+    """Evaluate ``source`` as code of an installed package would run it (its file in site-packages)."""
+    return eval(compile(source, "/usr/lib/python3/site-packages/somelib/audio.py", "eval"), dict(names))  # noqa: S307
+
+
+def test_the_scripts_spectra_are_reflect_padded_as_up_to_08(patched: TablePatches) -> None:
+    import scipy.signal
+    spectrum = librosa.stft(SIGNAL, n_fft=512)
+    window = scipy.signal.get_window("hann", 512, fftbins=True)
+    padded = np.pad(SIGNAL.astype(np.float64), 256, mode="reflect")
+    np.testing.assert_allclose(spectrum[:, 0], np.fft.rfft(padded[:512] * window), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(spectrum[:, -1], np.fft.rfft(padded[-512:] * window), rtol=1e-4, atol=1e-4)
+    # an installed library calling the same function keeps today's zero padding
+    library = library_call("stft(y, n_fft=512)", stft=librosa.stft, y=SIGNAL)
+    zeros = np.pad(SIGNAL.astype(np.float64), 256, mode="constant")
+    np.testing.assert_allclose(library[:, 0], np.fft.rfft(zeros[:512] * window), rtol=1e-4, atol=1e-4)
+    assert np.array_equal(librosa.feature.mfcc(y=SIGNAL, sr=22050),
+                          library_call("mfcc(y=y, sr=22050, pad_mode='reflect')", mfcc=librosa.feature.mfcc,
+                                       y=SIGNAL))
+    assert np.array_equal(librosa.feature.melspectrogram(SIGNAL, 22050),  # 0.8's positional y, sr
+                          library_call("m(y=y, sr=22050, pad_mode='reflect')", m=librosa.feature.melspectrogram,
+                                       y=SIGNAL))
