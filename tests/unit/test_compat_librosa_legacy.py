@@ -144,11 +144,12 @@ def test_compat_check_reports_each_use() -> None:
                      "e = feature.rmse(y, frame_length=2048)\n"
                      "librosa.output.write_wav('x.wav', y, sr)\n"
                      "m = librosa.filters.mel(sr=sr, n_fft=512)\n"
-                     "s = librosa.stft(y, n_fft=512)\n")
+                     "s = librosa.stft(y, n_fft=512, pad_mode='constant')\n"
+                     "c = librosa.cqt(y, sr=sr)\n")
     found = [(u.node.lineno if isinstance(u.node, (ast.stmt, ast.expr)) else 0, u.construct)
              for u in map(as_use, SURFACE.uses(tree))]
     assert found == [(3, "librosa.load(path, 16000)"), (4, "feature.rmse"), (5, "librosa.output.write_wav"),
-                     (5, "librosa.output")]
+                     (5, "librosa.output"), (8, "librosa.cqt(y, sr=sr)")]
 
 
 def library_call(source: str, **names: Any) -> Any:
