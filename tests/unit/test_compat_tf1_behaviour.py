@@ -250,3 +250,24 @@ def test_surface_is_declared_and_its_hook_undoes_everything() -> None:
     assert undo is not None and ops.Graph.__dict__["unique_name"] is names.unique_name
     undo()
     assert (ops.Graph.__dict__["unique_name"], file_io.FileIO.__dict__["_prepare_value"], gen_nn_ops.conv2d) == before
+
+
+@pytest.mark.timeout(60)
+def test_max_pool_v2_nchw_fails_on_this_cpu_and_the_default_install_gives_numpys_values(graph: object) -> None:
+    import tensorflow as tf
+    from tensorflow.python.ops import gen_nn_ops
+    v1 = tf.compat.v1
+    xv = np.random.RandomState(2).standard_normal((2, 3, 6, 6)).astype(np.float32)
+    ksize, strides = tf.constant([1, 1, 2, 2]), tf.constant([1, 1, 2, 2])  # tensors: TF's MaxPoolV2 op
+    before = gen_nn_ops.max_pool_v2(tf.constant(xv), ksize, strides, "VALID", data_format="NCHW")
+    with v1.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError):
+        sess.run(before)  # refused even with oneDNN's CPU kernels on
+    undo = nchw.install()  # the runner's call: what this CPU's kernels refuse
+    assert undo is not None and "max_pool_v2" in nchw.rewritten_ops()
+    try:
+        pooled = gen_nn_ops.max_pool_v2(tf.constant(xv), ksize, strides, "VALID", data_format="NCHW")
+    finally:
+        undo()
+    with v1.Session() as sess:
+        got = sess.run(pooled)
+    np.testing.assert_array_equal(got, xv.reshape(2, 3, 3, 2, 3, 2).max(axis=(3, 5)))
