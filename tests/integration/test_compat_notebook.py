@@ -165,6 +165,15 @@ def test_a_fractional_timeout_runs_and_a_users_partial_file_is_kept(tmp_path: Pa
 
 
 @pytest.mark.timeout(TIMEOUT + 30)
+def test_an_output_path_taken_while_the_cells_ran_leaves_no_temporary_file(tmp_path: Path) -> None:
+    write_notebook(tmp_path / "nb.ipynb", ["import os\nos.mkdir('out.ipynb')  # the --output path, taken"])
+    result = compat("run", "nb.ipynb", "--output", "out.ipynb", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr[-3000:]
+    assert "compat: nb.ipynb: cannot write the executed notebook to out.ipynb: Is a directory" in result.stderr
+    assert _partials(tmp_path) == [] and os.listdir(tmp_path / "out.ipynb") == []
+
+
+@pytest.mark.timeout(TIMEOUT + 30)
 def test_a_cell_over_a_fractional_timeout_is_stopped(tmp_path: Path) -> None:
     write_notebook(tmp_path / "slow.ipynb", ["import time\ntime.sleep(60)"])
     result = compat("run", "slow.ipynb", "--timeout", "0.5", cwd=tmp_path)
