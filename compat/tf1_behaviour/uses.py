@@ -45,8 +45,9 @@ ACTIONS = {
                    "multi-worker TF_CONFIG runs are refused"),
     "version": ("the TF1 namespace reports TensorFlow 1.15's version (1.15.5), so version tests take their "
                 "TF 1.x branch; tf.compat.v2 and the real module report the installed one"),
-    "nchw": ("channels-first convolution/pool: on a machine without a GPU the runner computes it in NHWC "
-             "between two transposes (same values); TF 1.x's CPU kernels refused NCHW"),
+    "nchw": ("channels-first convolution/pool: on a machine without a GPU, where the CPU kernels refuse NCHW, "
+             "the runner computes it in NHWC between two transposes (same values); TF 1.x's CPU kernels "
+             "refused NCHW"),
     "summary": ("summary tag as TF 1.x wrote it: names unique by exact spelling (TensorFlow 2 ignores case, "
                 "so after name_scope('Loss') the tag 'loss' became 'loss_1')"),
 }
