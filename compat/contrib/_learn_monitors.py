@@ -8,7 +8,8 @@
   in TF 1.x: set ``save_checkpoints_steps`` or ``save_checkpoints_secs`` in the
   RunConfig so that checkpoints exist) on ``x``/``y`` or ``input_fn``; with
   ``early_stopping_rounds``, stop training once ``early_stopping_metric`` has not
-  improved for more than that many steps. ``best_step``, ``best_value``,
+  improved for that many steps (TF 1.x: ``step - best_step >= early_stopping_rounds``).
+  ``best_step``, ``best_value``,
   ``early_stopped`` and ``best_metrics`` say what happened.
 * :class:`StopAtStep`, :class:`NanLoss`, :class:`PrintTensor`,
   :class:`CheckpointSaver`, :class:`LoggingTrainable`, :class:`SummarySaver`:
@@ -163,7 +164,7 @@ class ValidationMonitor(EveryN):
                                                else value > self._best_value))
         if better:
             self._best_value, self._best_value_step, self._best_metrics = value, step, results
-        stop_now = step - (self._best_value_step or 0) > self.early_stopping_rounds  # TF 1.x: more than
+        stop_now = step - (self._best_value_step or 0) >= self.early_stopping_rounds  # TF 1.x's test
         if stop_now:
             _LOG.info("Stopping. Best step: %s with %s = %s.", self._best_value_step, self.early_stopping_metric,
                       self._best_value)
