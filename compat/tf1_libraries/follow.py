@@ -13,16 +13,17 @@ static modules only.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.machinery
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from compat.runner import local_imports, rewrite
 from compat.tf1_libraries.recognise import LegacyPackages
 
-__all__ = ["package_sources", "refused_in_packages"]
+__all__ = ["RefusedInPackage", "package_sources", "refused_in_package", "refused_in_packages"]
 
 
 class _Finding(Protocol):
@@ -119,3 +120,55 @@ def _site_of(path: Path) -> Path | None:
         if parent.name in local_imports.INSTALLED_PARTS:
             return parent
     return None
+
+
+class RefusedInPackage(NamedTuple):
+    """One construct of an installed legacy package the runner cannot handle (``file`` relative to site-packages)."""
+
+    file: str
+    line: int
+    construct: str
+    action: str
+
+
+#: The packages being checked now: checking a package's modules asks the surfaces about its own
+#: ``import top`` lines again, which must not start the same walk.
+_IN_PROGRESS: set[str] = set()
+
+
+def refused_in_package(top: str) -> tuple[RefusedInPackage, ...]:
+    """What ``compat check``'s verdicts refuse in the legacy package ``top`` (imported as a whole), once per run.
+
+    Uses the checker's own per-module verdicts (:mod:`compat.checker.check`, imported
+    here on first use), so a construct is refused in a library exactly when it would be
+    in a script.
+    """
+    if top in _IN_PROGRESS:
+        return ()
+    _IN_PROGRESS.add(top)
+    try:
+        return _refused_in_package(top)
+    finally:
+        _IN_PROGRESS.discard(top)
+
+
+@functools.cache
+def _refused_in_package(top: str) -> tuple[RefusedInPackage, ...]:
+    from compat.checker import check  # the checker is what calls this (through the surface's uses hook)
+    bridged = check._scipy_bridged_names()
+    start = rewrite.LocalSource(Path.cwd() / "<check>.py", tree=ast.parse(f"import {top}\n"))
+
+    def findings_of(name: str, source: rewrite.LocalSource) -> list[Any]:
+        assert source.tree is not None  # package_sources yields parsed modules to check
+        checker = check._ModuleChecker(name, source.tree, bridged, python2=False)
+        checker.visit(source.tree)
+        return checker.findings
+    found: list[RefusedInPackage] = []
+    for source in package_sources([start]):
+        if source.tree is None:
+            continue
+        site = _site_of(source.path)
+        named = str(source.path.relative_to(site)) if site is not None else str(source.path)
+        found.extend(RefusedInPackage(named, f.line, f.construct, f.action)
+                     for f in findings_of(named, source) if not f.handled)
+    return tuple(found)

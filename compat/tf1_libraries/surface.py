@@ -11,6 +11,8 @@
   argument (:mod:`compat.tf1_libraries.pillow`);
 * ``compat check``: an import of a known library that is installed is reported as served,
   one that is missing as unsupported with what to install (:data:`compat.runner.hints.MISSING_PACKAGES`);
+  the imports are followed into the served package (:mod:`compat.tf1_libraries.follow`) and what
+  the runner refuses there is reported as a ``warning`` at the script's import line;
 * the hint for a failure inside an installed package that was not recognised names
   ``--legacy-package``.
 """
@@ -75,6 +77,17 @@ def _uses(tree: ast.Module) -> Iterator[Use]:
         if decision.legacy:
             yield Use(node, f"import {top}", f"{decision.reason}: the runner serves its modules as TensorFlow 1 "
                                              "code (rewritten in memory; the installed files are not changed)")
+            yield from _refused_inside(node, top)
+
+
+def _refused_inside(node: ast.stmt, top: str) -> Iterator[Use]:
+    """What the runner refuses inside the installed package ``top``, as warnings at the script's import:
+    the script runs, and fails only if it reaches that part of the library."""
+    from compat.tf1_libraries.follow import refused_in_package
+    for found in refused_in_package(top):
+        yield Use(node, f"{found.file}:{found.line}: {found.construct}",
+                  f"inside {top}, which the script imports: {found.action} (fails only if the script reaches "
+                  "that part of the library)", "warning")
 
 
 #: Failures of TF1-era code on today's stack: TensorFlow 1 names, NumPy 1 names (np.float).

@@ -266,3 +266,24 @@ def test_check_follows_imports_into_legacy_packages_only(site: Path, tmp_path: P
     found = refused_in_packages(script, rewrite.LocalScope.for_script(script), findings_of)
     assert sorted(f.path for f in found) == ["oldlib/extra.py", "oldlib/layers.py"]
     assert all(not f.handled for f in found)
+
+
+def test_check_reports_what_is_refused_inside_a_served_package_as_a_warning(site: Path) -> None:
+    from compat.tf1_libraries import follow
+    install_fake(site, "oldlib", "1.0", ["tensorflow<2"], {
+        "__init__.py": "from . import profiling\n",
+        "profiling.py": "def peak():\n    from tensorflow.contrib.memory_stats import MaxBytesInUse\n"
+                        "    return MaxBytesInUse()\n",
+    })
+    surface._default_packages.cache_clear()
+    follow._refused_in_package.cache_clear()
+    try:
+        uses = list(surface.SURFACE.uses(ast.parse("import oldlib\n")))  # type: ignore[misc]
+    finally:
+        surface._default_packages.cache_clear()
+        follow._refused_in_package.cache_clear()
+    assert [(u.construct.split(" -> ")[0], u.status) for u in uses] == [
+        ("import oldlib", "bridged"),
+        ("oldlib/profiling.py:2: from tensorflow.contrib.memory_stats import ...", "warning")]
+    assert "oldlib 1.0 requires TensorFlow 1" in uses[0].action
+    assert "tf.contrib.memory_stats is not provided" in uses[1].action and "inside oldlib" in uses[1].action
