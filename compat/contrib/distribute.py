@@ -3,6 +3,8 @@
 ``MirroredStrategy`` keeps TF 1.x contrib's constructor (``num_gpus=``,
 ``num_gpus_per_worker=``, ``cross_tower_ops=``), which today's refuses: it is a
 subclass of ``tf.compat.v1.distribute.MirroredStrategy`` (:func:`contrib_mirrored_strategy`).
+``AllReduceCrossDeviceOps`` keeps its ``all_reduce_alg`` argument
+(:func:`all_reduce_cross_device_ops`), and TF 1.9-1.10's ``*CrossTowerOps`` spellings resolve.
 """
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ FORWARDS: dict[str, str] = {
         "ReplicaContext", "TPUStrategy", "get_replica_context", "get_strategy", "has_strategy",
         "in_cross_replica_context")},
     "ReductionToOneDeviceCrossDeviceOps": "tensorflow.distribute.ReductionToOneDevice",
-    "AllReduceCrossDeviceOps": "tensorflow.distribute.HierarchicalCopyAllReduce",
+    # TF 1.9-1.10's spellings (tensorflow/models' official/ of 2018 passes them to MirroredStrategy).
+    "ReductionToOneDeviceCrossTowerOps": "tensorflow.distribute.ReductionToOneDevice",
+    "CrossTowerOps": "tensorflow.distribute.CrossDeviceOps",
     "CollectiveAllReduceStrategy": "tensorflow.distribute.MultiWorkerMirroredStrategy",
     "ParameterServerStrategy": "tensorflow.compat.v1.distribute.experimental.ParameterServerStrategy",
     "DistributionStrategy": "tensorflow.compat.v1.distribute.Strategy",
@@ -94,7 +98,29 @@ def contrib_mirrored_strategy() -> type:
     return MirroredStrategy
 
 
+def all_reduce_cross_device_ops(all_reduce_alg: str = "nccl", num_packs: int = 1, agg_small_grads_max_bytes: int = 0,
+                                agg_small_grads_max_group: int = 10) -> Any:
+    """TF 1.9-1.15 contrib's ``AllReduceCrossDeviceOps`` (``AllReduceCrossTowerOps`` before 1.11).
+
+    ``"nccl"`` is ``tf.distribute.NcclAllReduce``, ``"hierarchical_copy"`` is
+    ``tf.distribute.HierarchicalCopyAllReduce``, each with ``num_packs``; the
+    small-gradient aggregation settings only grouped tensors for transfer (the sums
+    are the same) and have no successor, so they are accepted and not used.
+
+    Raises:
+        ValueError: another algorithm, naming the two TF 1.x accepted.
+    """
+    import tensorflow as tf
+    choices = {"nccl": tf.distribute.NcclAllReduce, "hierarchical_copy": tf.distribute.HierarchicalCopyAllReduce}
+    if all_reduce_alg not in choices:
+        raise ValueError(f"AllReduceCrossDeviceOps: all_reduce_alg {all_reduce_alg!r} is not one of 'nccl', "
+                         "'hierarchical_copy'")
+    return choices[all_reduce_alg](num_packs=num_packs)
+
+
 def __getattr__(name: str) -> Any:
     if name == "MirroredStrategy":
         return contrib_mirrored_strategy()
+    if name in ("AllReduceCrossDeviceOps", "AllReduceCrossTowerOps"):
+        return all_reduce_cross_device_ops
     return _forward(name)

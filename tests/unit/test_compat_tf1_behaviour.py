@@ -271,3 +271,24 @@ def test_max_pool_v2_nchw_fails_on_this_cpu_and_the_default_install_gives_numpys
     with v1.Session() as sess:
         got = sess.run(pooled)
     np.testing.assert_array_equal(got, xv.reshape(2, 3, 3, 2, 3, 2).max(axis=(3, 5)))
+
+
+def test_contrib_distribute_keeps_tf1_arguments_and_places_replicas_on_this_machine(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import tensorflow as tf
+
+    from compat.contrib import distribute
+    ops = distribute.AllReduceCrossTowerOps("hierarchical_copy", num_packs=2, agg_small_grads_max_bytes=0)
+    assert isinstance(ops, tf.distribute.HierarchicalCopyAllReduce)
+    assert isinstance(distribute.AllReduceCrossDeviceOps(), tf.distribute.NcclAllReduce)
+    with pytest.raises(ValueError, match="'ring' is not one of 'nccl', 'hierarchical_copy'"):
+        distribute.AllReduceCrossDeviceOps("ring")
+    on_cpu = distribute.MirroredStrategy(num_gpus=0, cross_tower_ops=ops)
+    assert isinstance(on_cpu, tf.compat.v1.distribute.MirroredStrategy)
+    assert [d.rpartition("/")[2] for d in on_cpu.extended.worker_devices] == ["device:CPU:0"]
+    gpus = len(tf.config.list_physical_devices("GPU"))
+    asked = distribute.MirroredStrategy(num_gpus=gpus + 2)
+    assert len(asked.extended.worker_devices) == max(gpus, 1)
+    assert f"compat: MirroredStrategy(num_gpus={gpus + 2}) on a machine with {gpus} GPU(s)" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="num_gpus \\(1\\) or num_gpus_per_worker \\(1\\), not both"):
+        distribute.MirroredStrategy(num_gpus=1, num_gpus_per_worker=1)
