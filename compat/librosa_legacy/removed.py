@@ -164,7 +164,7 @@ def waveplot(y: Any, sr: float = 22050, max_points: float = 5e4, x_axis: str = "
     """``librosa.display.waveplot`` (removed in 0.10.0): ``display.waveshow`` (``max_sr`` has no
     counterpart: waveshow adapts its resolution to the zoom)."""
     display = importlib.import_module("librosa.display")
-    return display.waveshow(y, sr=sr, max_points=int(max_points), x_axis=x_axis, offset=offset, ax=ax, **kwargs)
+    return display.waveshow(y, sr=sr, max_points=int(max_points), axis=x_axis, offset=offset, ax=ax, **kwargs)
 
 
 # --------------------------------------------------------------------------

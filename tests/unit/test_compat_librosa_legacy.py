@@ -174,3 +174,20 @@ def test_the_scripts_spectra_are_reflect_padded_as_up_to_08(patched: TablePatche
     assert np.array_equal(librosa.feature.melspectrogram(SIGNAL, 22050),  # 0.8's positional y, sr
                           library_call("m(y=y, sr=22050, pad_mode='reflect')", m=librosa.feature.melspectrogram,
                                        y=SIGNAL))
+
+
+def test_display_waveplot_is_waveshow(patched: TablePatches) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    display = importlib.import_module("librosa.display")
+    patched.apply(display)
+    figure, axes = plt.subplots(2)
+    try:
+        old = librosa.display.waveplot(SIGNAL, sr=22050, ax=axes[0])
+        new = display.waveshow(SIGNAL, sr=22050, ax=axes[1])
+        assert type(old) is type(new)
+        assert axes[0].get_xlim() == pytest.approx(axes[1].get_xlim())
+        assert np.array_equal(old.steps.get_xydata(), new.steps.get_xydata())  # the same samples drawn
+    finally:
+        plt.close(figure)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import importlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ import skimage.measure
 import skimage.morphology
 import skimage.transform
 import skimage.util
+from PIL import Image
 from scipy.ndimage import uniform_filter
 
 from compat.skimage_legacy.surface import SURFACE
@@ -138,6 +140,15 @@ def test_multichannel_and_renamed_keywords(patched: TablePatches, tmp_path: obje
                                                      visualize=True)
     np.testing.assert_array_equal(features, expected)
     np.testing.assert_array_equal(picture, expected_picture)
+
+
+def test_imread_as_grey_is_as_gray(patched: TablePatches, tmp_path: Path) -> None:
+    rgb = np.random.default_rng(4).integers(0, 256, (6, 5, 3), dtype=np.uint8)
+    path = tmp_path / "x.png"
+    Image.fromarray(rgb).save(path)
+    gray = io.imread(str(path), as_grey=True)
+    expected = (rgb / 255.0) @ np.array([0.2125, 0.7154, 0.0721])  # rgb2gray of the image as float
+    assert gray.shape == (6, 5) and np.allclose(gray, expected, atol=1e-12)
 
 
 def test_moved_and_removed_functions(patched: TablePatches) -> None:
