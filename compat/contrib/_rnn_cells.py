@@ -31,7 +31,8 @@ __all__ = [
     "AttentionCellWrapper", "CompiledWrapper", "Conv1DLSTMCell", "Conv2DLSTMCell", "Conv3DLSTMCell", "ConvLSTMCell",
     "CoupledInputForgetGateLSTMCell", "EmbeddingWrapper", "GRUBlockCell", "GRUBlockCellV2", "HighwayWrapper",
     "IndRNNCell", "IndyGRUCell", "IndyLSTMCell", "InputProjectionWrapper", "IntersectionRNNCell", "LSTMBlockCell",
-    "LayerNormBasicLSTMCell", "NASCell", "OutputProjectionWrapper", "SRUCell", "UGRNNCell", "linear",
+    "LSTMSized", "LayerNormBasicLSTMCell", "NASCell", "OutputProjectionWrapper", "SRUCell", "UGRNNCell", "UnitsSized",
+    "interpolate", "linear", "lstm_cell_state",
 ]
 
 
@@ -64,8 +65,53 @@ def linear(args: Any, output_size: int, bias: bool, bias_initializer: Any = None
     return tf.nn.bias_add(result, bias_var)
 
 
+def lstm_cell_state(c: tf.Tensor, i: tf.Tensor, candidate: tf.Tensor, f: tf.Tensor,
+                    forget_bias: Any) -> tf.Tensor:
+    """TF 1.x's LSTM memory update: ``c * sigmoid(f + forget_bias) + sigmoid(i) * candidate``.
+
+    ``candidate`` is the activated transform (``tanh(j)``, dropped out where the cell does); every
+    tensor is ``[batch, units]`` (or a convolutional cell's feature map), float.
+    """
+    return c * tf.sigmoid(f + forget_bias) + tf.sigmoid(i) * candidate
+
+
+def interpolate(gate: tf.Tensor, state: tf.Tensor, candidate: tf.Tensor) -> tf.Tensor:
+    """A gated blend, as GRU-like cells update their state: ``gate * state + (1 - gate) * candidate``."""
+    return gate * state + (1 - gate) * candidate
+
+
+class UnitsSized:
+    """A cell whose state and output are both ``[batch, num_units]`` (``state_size == output_size``)."""
+
+    _num_units: int
+
+    @property
+    def state_size(self) -> int:
+        return self._num_units
+
+    @property
+    def output_size(self) -> int:
+        return self._num_units
+
+
+class LSTMSized:
+    """An LSTM cell's sizes: state ``LSTMStateTuple(c, h)``, ``c`` ``[batch, num_units]``, ``h`` (the output)
+    ``[batch, num_proj]`` with a projection, else ``[batch, num_units]``."""
+
+    _num_units: int
+    _num_proj: int | None = None
+
+    @property
+    def state_size(self) -> Any:
+        return LSTMStateTuple(self._num_units, self._num_proj or self._num_units)
+
+    @property
+    def output_size(self) -> int:
+        return self._num_proj or self._num_units
+
+
 # --------------------------------------------------------------------- LSTM family
-class LayerNormBasicLSTMCell(RNNCell):
+class LayerNormBasicLSTMCell(LSTMSized, RNNCell):
     """Basic LSTM with layer normalisation of each gate and of the new cell state, and recurrent dropout.
 
     ``i, j, f, o = LN(split([x, h] @ kernel))``; ``c' = LN(c * sigmoid(f + forget_bias) + sigmoid(i) * drop(act(j)))``;
@@ -88,14 +134,6 @@ class LayerNormBasicLSTMCell(RNNCell):
         self._keep_prob = dropout_keep_prob
         self._seed = dropout_prob_seed
 
-    @property
-    def state_size(self) -> Any:
-        return LSTMStateTuple(self._num_units, self._num_units)
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
-
     def _norm(self, value: tf.Tensor, scope: str) -> tf.Tensor:
         """Layer normalisation over the last axis with the gain/shift variables of ``scope``."""
         depth = _depth(value.shape)
@@ -117,14 +155,14 @@ class LayerNormBasicLSTMCell(RNNCell):
         g = self._activation(j)
         if not (isinstance(self._keep_prob, (int, float)) and self._keep_prob == 1):
             g = tf.nn.dropout(g, rate=1 - self._keep_prob, seed=self._seed)
-        new_c = c * tf.sigmoid(f + self._forget_bias) + tf.sigmoid(i) * g
+        new_c = lstm_cell_state(c, i, g, f, self._forget_bias)
         if self._layer_norm:
             new_c = self._norm(new_c, "state")
         new_h = self._activation(new_c) * tf.sigmoid(o)
         return new_h, LSTMStateTuple(new_c, new_h)
 
 
-class CoupledInputForgetGateLSTMCell(RNNCell):
+class CoupledInputForgetGateLSTMCell(LSTMSized, RNNCell):
     """LSTM whose input gate is ``1 - forget gate`` (CIFG), with optional peepholes, clipping and projection.
 
     ``j, f, o = split([x, m] @ W_0 + B)``; ``f = sigmoid(f + forget_bias (+ W_F_diag * c))``;
@@ -154,14 +192,6 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
         self._forget_bias = forget_bias
         self._activation = activation
 
-    @property
-    def state_size(self) -> Any:
-        return LSTMStateTuple(self._num_units, self._num_proj or self._num_units)
-
-    @property
-    def output_size(self) -> int:
-        return self._num_proj or self._num_units
-
     def call(self, inputs: tf.Tensor, state: Any) -> tuple[tf.Tensor, Any]:
         c_prev, m_prev = state
         dtype = inputs.dtype
@@ -177,7 +207,7 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
                 f_act = tf.sigmoid(f + self._forget_bias + w_f * c_prev)
             else:
                 f_act = tf.sigmoid(f + self._forget_bias)
-            c = f_act * c_prev + (1 - f_act) * self._activation(j)
+            c = interpolate(f_act, c_prev, self._activation(j))
             o_act = tf.sigmoid(o + w_o * c) if self._use_peepholes else tf.sigmoid(o)
             m = o_act * self._activation(c)
             if self._num_proj is not None:
@@ -189,7 +219,7 @@ class CoupledInputForgetGateLSTMCell(RNNCell):
         return m, LSTMStateTuple(c, m)
 
 
-class LSTMBlockCell(LayerRNNCell):
+class LSTMBlockCell(LSTMSized, LayerRNNCell):
     """The fused-kernel LSTM of TF 1.x (``lstm_cell/kernel``, ``lstm_cell/bias``), gates in i, j, f, o order.
 
     ``i, j, f, o = split([x, h] @ kernel + bias)``; with peepholes ``i += w_i_diag * c``,
@@ -207,14 +237,6 @@ class LSTMBlockCell(LayerRNNCell):
         self._cell_clip = cell_clip if cell_clip is not None and cell_clip > 0 else None
         self._use_peephole = use_peephole
 
-    @property
-    def state_size(self) -> Any:
-        return LSTMStateTuple(self._num_units, self._num_units)
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
-
     def build(self, inputs_shape: Any) -> None:
         n = self._num_units
         self._kernel = self.add_weight("kernel", [_depth(inputs_shape) + n, 4 * n])
@@ -229,7 +251,7 @@ class LSTMBlockCell(LayerRNNCell):
         i, j, f, o = tf.split(gates, 4, axis=1)
         if self._use_peephole:
             i, f = i + self._w_i * c_prev, f + self._w_f * c_prev
-        c = tf.sigmoid(f + self._forget_bias) * c_prev + tf.sigmoid(i) * tf.tanh(j)
+        c = lstm_cell_state(c_prev, i, tf.tanh(j), f, self._forget_bias)
         if self._cell_clip is not None:
             c = tf.clip_by_value(c, -self._cell_clip, self._cell_clip)
         if self._use_peephole:
@@ -238,7 +260,7 @@ class LSTMBlockCell(LayerRNNCell):
         return h, LSTMStateTuple(c, h)
 
 
-class IndyLSTMCell(LayerRNNCell):
+class IndyLSTMCell(LSTMSized, LayerRNNCell):
     """LSTM with a diagonal (element-wise) recurrent weight: ``gates = x @ kernel_w + tile(h, 4) * kernel_u + bias``.
 
     Variables ``kernel_w`` ``[input_depth, 4n]``, ``kernel_u`` ``[1, 4n]``, ``bias`` ``[4n]``; gates i, j, f, o;
@@ -255,14 +277,6 @@ class IndyLSTMCell(LayerRNNCell):
         self._kernel_initializer = kernel_initializer
         self._bias_initializer = bias_initializer
 
-    @property
-    def state_size(self) -> Any:
-        return LSTMStateTuple(self._num_units, self._num_units)
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
-
     def build(self, inputs_shape: Any) -> None:
         n = self._num_units
         self._kernel_w = self.add_weight("kernel_w", [_depth(inputs_shape), 4 * n],
@@ -277,13 +291,13 @@ class IndyLSTMCell(LayerRNNCell):
         c, h = state
         gates = tf.matmul(inputs, self._kernel_w) + tf.tile(h, [1, 4]) * self._kernel_u + self._bias
         i, j, f, o = tf.split(gates, 4, axis=1)
-        new_c = c * tf.sigmoid(f + self._forget_bias) + tf.sigmoid(i) * self._activation(j)
+        new_c = lstm_cell_state(c, i, self._activation(j), f, self._forget_bias)
         new_h = self._activation(new_c) * tf.sigmoid(o)
         return new_h, LSTMStateTuple(new_c, new_h)
 
 
 # --------------------------------------------------------------------- GRU family
-class GRUBlockCell(LayerRNNCell):
+class GRUBlockCell(UnitsSized, LayerRNNCell):
     """The fused GRU of TF 1.x: ``gru_cell/w_ru`` ``[d+n, 2n]``, ``b_ru`` (ones), ``w_c`` ``[d+n, n]``, ``b_c``.
 
     ``r, u = sigmoid([x, h] @ w_ru + b_ru)``; ``c = tanh([x, r * h] @ w_c + b_c)``; ``h' = u * h + (1 - u) * c``.
@@ -300,14 +314,6 @@ class GRUBlockCell(LayerRNNCell):
             raise ValueError(f"{type(self).__name__} needs num_units (or cell_size), got neither")
         self._num_units = int(units)
 
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
-
     def build(self, inputs_shape: Any) -> None:
         n, depth = self._num_units, _depth(inputs_shape) + self._num_units
         w_ru, b_ru, w_c, b_c = self.names
@@ -320,7 +326,7 @@ class GRUBlockCell(LayerRNNCell):
     def call(self, inputs: tf.Tensor, state: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
         r, u = tf.split(tf.sigmoid(tf.matmul(tf.concat([inputs, state], 1), self._w_ru) + self._b_ru), 2, axis=1)
         c = tf.tanh(tf.matmul(tf.concat([inputs, r * state], 1), self._w_c) + self._b_c)
-        new_h = u * state + (1 - u) * c
+        new_h = interpolate(u, state, c)
         return new_h, new_h
 
 
@@ -331,7 +337,7 @@ class GRUBlockCellV2(GRUBlockCell):
     names = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
 
 
-class IndyGRUCell(LayerRNNCell):
+class IndyGRUCell(UnitsSized, LayerRNNCell):
     """GRU with diagonal recurrent weights (``gates/input_kernel``, ``gates/recurrent_kernel``, ...).
 
     ``r, u = sigmoid(x @ Wg + tile(h, 2) * ug + bg)``; ``c = act(x @ Wc + r * h * uc + bc)``;
@@ -346,14 +352,6 @@ class IndyGRUCell(LayerRNNCell):
         self._activation = activation or tf.tanh
         self._kernel_initializer = kernel_initializer
         self._bias_initializer = bias_initializer
-
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
 
     def build(self, inputs_shape: Any) -> None:
         n, d = self._num_units, _depth(inputs_shape)
@@ -372,12 +370,12 @@ class IndyGRUCell(LayerRNNCell):
         gates = tf.sigmoid(tf.matmul(inputs, self._gw) + tf.tile(state, [1, 2]) * self._gu + self._gb)
         r, u = tf.split(gates, 2, axis=1)
         c = self._activation(tf.matmul(inputs, self._cw) + r * state * self._cu + self._cb)
-        new_h = u * state + (1 - u) * c
+        new_h = interpolate(u, state, c)
         return new_h, new_h
 
 
 # --------------------------------------------------------------------- simple RNNs
-class IndRNNCell(LayerRNNCell):
+class IndRNNCell(UnitsSized, LayerRNNCell):
     """Independently recurrent cell: ``h' = act(x @ input_kernel + h * recurrent_kernel + bias)`` (default relu)."""
 
     def __init__(self, num_units: int, activation: Callable[..., Any] | None = None, reuse: Any = None,
@@ -385,14 +383,6 @@ class IndRNNCell(LayerRNNCell):
         super().__init__(_reuse=reuse, name=name, dtype=dtype)
         self._num_units = num_units
         self._activation = activation or tf.nn.relu
-
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
 
     def build(self, inputs_shape: Any) -> None:
         n = self._num_units
@@ -406,7 +396,7 @@ class IndRNNCell(LayerRNNCell):
         return new_h, new_h
 
 
-class UGRNNCell(RNNCell):
+class UGRNNCell(UnitsSized, RNNCell):
     """Update-gate RNN: ``g, c = split([x, h] @ kernel + bias)``; ``h' = sigmoid(g + forget_bias) * h +
     (1 - sigmoid(g + forget_bias)) * act(c)``."""
 
@@ -418,23 +408,15 @@ class UGRNNCell(RNNCell):
         self._forget_bias = forget_bias
         self._activation = activation
 
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
-
     def call(self, inputs: tf.Tensor, state: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
         with v1.variable_scope(v1.get_variable_scope(), initializer=self._initializer):
             g_act, c_act = tf.split(linear([inputs, state], 2 * self._num_units, True), 2, axis=1)
         g = tf.sigmoid(g_act + self._forget_bias)
-        new_h = g * state + (1.0 - g) * self._activation(c_act)
+        new_h = interpolate(g, state, self._activation(c_act))
         return new_h, new_h
 
 
-class IntersectionRNNCell(RNNCell):
+class IntersectionRNNCell(UnitsSized, RNNCell):
     """Intersection RNN: ``[gh, gy, h~, y~]`` from ``[x, h]``; ``h' = gh * h + (1-gh) * tanh(h~)``,
     ``y = gy * x + (1 - gy) * relu(y~)`` (``x`` first projected by ``in_projection`` when its depth differs)."""
 
@@ -446,14 +428,6 @@ class IntersectionRNNCell(RNNCell):
         self._initializer = initializer
         self._forget_bias = forget_bias
         self._y_activation = y_activation
-
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
 
     def call(self, inputs: tf.Tensor, state: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
         with v1.variable_scope(v1.get_variable_scope(), initializer=self._initializer):
@@ -467,12 +441,12 @@ class IntersectionRNNCell(RNNCell):
             gh_act, h_act, gy_act, y_act = tf.split(linear([inputs, state], 4 * n, True), 4, axis=1)
         gh = tf.sigmoid(gh_act + self._forget_bias)
         gy = tf.sigmoid(gy_act + self._forget_bias)
-        new_h = gh * state + (1.0 - gh) * tf.tanh(h_act)
-        new_y = gy * inputs + (1.0 - gy) * self._y_activation(y_act)
+        new_h = interpolate(gh, state, tf.tanh(h_act))
+        new_y = interpolate(gy, inputs, self._y_activation(y_act))
         return new_y, new_h
 
 
-class SRUCell(LayerRNNCell):
+class SRUCell(UnitsSized, LayerRNNCell):
     """Simple recurrent unit: ``x~, f, r = split(x @ kernel)``, ``f = sigmoid(f + bias_f)``,
     ``r = sigmoid(r + bias_r)``; ``c' = f * c + (1 - f) * x~``; ``h' = r * act(c') + (1 - r) * x``.
     Variables ``kernel`` ``[d, 3n]``, ``bias`` ``[2n]``; the input depth must equal ``num_units``."""
@@ -482,14 +456,6 @@ class SRUCell(LayerRNNCell):
         super().__init__(_reuse=reuse, name=name, **kwargs)
         self._num_units = num_units
         self._activation = activation or tf.tanh
-
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
 
     def build(self, inputs_shape: Any) -> None:
         depth = _depth(inputs_shape)
@@ -508,7 +474,7 @@ class SRUCell(LayerRNNCell):
         return h, c
 
 
-class NASCell(LayerRNNCell):
+class NASCell(LSTMSized, LayerRNNCell):
     """The cell found by neural architecture search (Zoph & Le 2017), with optional projection.
 
     ``x @ kernel`` and ``h @ recurrent_kernel (+ bias)`` split in 8 and combined by the searched tree of
@@ -523,14 +489,6 @@ class NASCell(LayerRNNCell):
         self._num_units = num_units
         self._num_proj = num_proj
         self._use_bias = use_bias
-
-    @property
-    def state_size(self) -> Any:
-        return LSTMStateTuple(self._num_units, self._num_proj or self._num_units)
-
-    @property
-    def output_size(self) -> int:
-        return self._num_proj or self._num_units
 
     def build(self, inputs_shape: Any) -> None:
         n, out = self._num_units, self._num_proj or self._num_units
@@ -810,7 +768,7 @@ class ConvLSTMCell(RNNCell):
             gates += v1.get_variable("biases", [4 * self._output_channels], dtype=inputs.dtype,
                                      initializer=v1.zeros_initializer())
         i, j, f, o = tf.split(gates, 4, axis=self._conv_ndims + 1)
-        new_c = tf.sigmoid(f + self._forget_bias) * c + tf.sigmoid(i) * tf.tanh(j)
+        new_c = lstm_cell_state(c, i, tf.tanh(j), f, self._forget_bias)
         output = tf.tanh(new_c) * tf.sigmoid(o)
         if self._skip_connection:
             output = tf.concat([output, inputs], axis=-1)

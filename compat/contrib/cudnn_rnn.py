@@ -21,7 +21,7 @@ import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cell_wrappers, legacy_cells
 
 from compat.contrib import refusing_getattr
-from compat.contrib._rnn_cells import LSTMBlockCell, _depth
+from compat.contrib._rnn_cells import LSTMBlockCell, UnitsSized, _depth, interpolate
 
 v1 = tf.compat.v1
 
@@ -59,7 +59,7 @@ class CudnnCompatibleLSTMCell(LSTMBlockCell):
         super().__init__(num_units, forget_bias=0.0, cell_clip=None, use_peephole=False, reuse=reuse, name=name)
 
 
-class CudnnCompatibleGRUCell(legacy_cells.LayerRNNCell):
+class CudnnCompatibleGRUCell(UnitsSized, legacy_cells.LayerRNNCell):
     """The GRU a CuDNN GRU's weights run in on a CPU (the reset gate multiplies ``h @ W_h + b_h``)."""
 
     def __init__(self, num_units: int, reuse: Any = None, kernel_initializer: Any = None,
@@ -67,14 +67,6 @@ class CudnnCompatibleGRUCell(legacy_cells.LayerRNNCell):
         super().__init__(_reuse=reuse, name=name)
         self._num_units = num_units
         self._kernel_initializer = kernel_initializer
-
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
 
     def build(self, inputs_shape: Any) -> None:
         n, d = self._num_units, _depth(inputs_shape)
@@ -92,7 +84,7 @@ class CudnnCompatibleGRUCell(legacy_cells.LayerRNNCell):
         r, u = tf.split(gates, 2, axis=1)
         c = tf.tanh(tf.matmul(inputs, self._in_kernel) + self._in_bias
                     + r * (tf.matmul(state, self._h_kernel) + self._h_bias))
-        new_h = u * state + (1 - u) * c
+        new_h = interpolate(u, state, c)
         return new_h, new_h
 
 

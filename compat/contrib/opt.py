@@ -86,6 +86,15 @@ class _AdamFamily(_DenseRule, _Adam):
         return (tf.cast(self._lr_t, dtype), tf.cast(self._beta1_t, dtype), tf.cast(self._beta2_t, dtype),
                 tf.cast(self._epsilon_t, dtype), tf.cast(beta1_power, dtype), tf.cast(beta2_power, dtype))
 
+    def _adam_moments(self, grad: Any, var: Any) -> tuple[Any, Any, Any, Any, Any]:
+        """Adam's moment updates and bias-corrected rate: ``(lr_t, beta1, epsilon, m_t, v_t)`` with
+        ``m_t = b1 m + (1 - b1) g``, ``v_t = b2 v + (1 - b2) g²``, ``lr_t = lr sqrt(1 - b2^t) / (1 - b1^t)``."""
+        lr, b1, b2, eps, b1_power, b2_power = self._hyper(var)
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        m_t = tf.compat.v1.assign(m, b1 * m + (1.0 - b1) * grad)
+        v_t = tf.compat.v1.assign(v, b2 * v + (1.0 - b2) * grad * grad)
+        return lr * tf.sqrt(1.0 - b2_power) / (1.0 - b1_power), b1, eps, m_t, v_t
+
 
 class AdaMaxOptimizer(_AdamFamily):
     """AdaMax (Adam with the infinity norm). Arguments as ``AdamOptimizer``; ``name="AdaMax"``."""
@@ -108,11 +117,7 @@ class NadamOptimizer(_AdamFamily):
     """Adam with Nesterov momentum. Arguments as ``AdamOptimizer``; ``name="Adam"`` as in TF 1.x."""
 
     def _update(self, grad: Any, var: Any) -> Any:
-        lr, b1, b2, eps, b1_power, b2_power = self._hyper(var)
-        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
-        m_t = tf.compat.v1.assign(m, b1 * m + (1.0 - b1) * grad)
-        v_t = tf.compat.v1.assign(v, b2 * v + (1.0 - b2) * grad * grad)
-        lr_t = lr * tf.sqrt(1.0 - b2_power) / (1.0 - b1_power)
+        lr_t, b1, eps, m_t, v_t = self._adam_moments(grad, var)
         m_bar = b1 * m_t + (1.0 - b1) * grad
         return tf.group(tf.compat.v1.assign_sub(var, lr_t * m_bar / (tf.sqrt(v_t) + eps)), m_t, v_t)
 
@@ -146,45 +151,34 @@ class LazyAdamOptimizer(_Adam):
         return self._sparse_rows(grad, var, indices)
 
 
-class AdamGSOptimizer(_AdamFamily):
-    """Adam whose step ``t`` is ``global_step + 1`` (the bias corrections follow the global step)."""
+class _GlobalStepPowers:
+    """Adam's bias corrections with step ``t = global_step + 1`` (the ``*GS`` optimizers take ``global_step`` first)."""
+
+    _beta1: Any
+    _beta2: Any
 
     def __init__(self, global_step: Any = 0, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, use_locking: bool = False, name: str = "Adam") -> None:
-        super().__init__(learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon,
-                         use_locking=use_locking, name=name)
+        super().__init__(learning_rate=learning_rate, beta1=beta1, beta2=beta2,  # type: ignore[call-arg]
+                         epsilon=epsilon, use_locking=use_locking, name=name)
         self._global_step = global_step
 
     def _powers(self) -> tuple[Any, Any]:
         """``(beta1^(global_step + 1), beta2^(global_step + 1))``."""
-        return _global_step_powers(self._global_step, self._beta1, self._beta2)
+        step = tf.cast(self._global_step, tf.float32) + 1.0
+        return tf.pow(tf.cast(self._beta1, tf.float32), step), tf.pow(tf.cast(self._beta2, tf.float32), step)
+
+
+class AdamGSOptimizer(_GlobalStepPowers, _AdamFamily):
+    """Adam whose step ``t`` is ``global_step + 1`` (the bias corrections follow the global step)."""
 
     def _update(self, grad: Any, var: Any) -> Any:
-        lr, b1, b2, eps, b1_power, b2_power = self._hyper(var)
-        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
-        m_t = tf.compat.v1.assign(m, b1 * m + (1.0 - b1) * grad)
-        v_t = tf.compat.v1.assign(v, b2 * v + (1.0 - b2) * grad * grad)
-        lr_t = lr * tf.sqrt(1.0 - b2_power) / (1.0 - b1_power)
+        lr_t, _, eps, m_t, v_t = self._adam_moments(grad, var)
         return tf.group(tf.compat.v1.assign_sub(var, lr_t * m_t / (tf.sqrt(v_t) + eps)), m_t, v_t)
 
 
-def _global_step_powers(global_step: Any, beta1: Any, beta2: Any) -> tuple[Any, Any]:
-    step = tf.cast(global_step, tf.float32) + 1.0
-    return tf.pow(tf.cast(beta1, tf.float32), step), tf.pow(tf.cast(beta2, tf.float32), step)
-
-
-class LazyAdamGSOptimizer(LazyAdamOptimizer):
+class LazyAdamGSOptimizer(_GlobalStepPowers, LazyAdamOptimizer):
     """LazyAdam whose step ``t`` is ``global_step + 1``."""
-
-    def __init__(self, global_step: Any = 0, learning_rate: Any = 0.001, beta1: float = 0.9, beta2: float = 0.999,
-                 epsilon: float = 1e-8, use_locking: bool = False, name: str = "Adam") -> None:
-        super().__init__(learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon,
-                         use_locking=use_locking, name=name)
-        self._global_step = global_step
-
-    def _powers(self) -> tuple[Any, Any]:
-        """``(beta1^(global_step + 1), beta2^(global_step + 1))``."""
-        return _global_step_powers(self._global_step, self._beta1, self._beta2)
 
 
 class RegAdagradOptimizer(_DenseRule, tf.compat.v1.train.AdagradOptimizer):
@@ -241,6 +235,16 @@ class _SignFamily(_DenseRule, tf.compat.v1.train.Optimizer):
             decay = tf.cast(self._sign_decay_fn(tf.compat.v1.train.get_or_create_global_step()), dtype)
         return decay * tf.sign(grad) * tf.sign(m_t), m_t
 
+    def _scale(self, agreement: Any, dtype: Any) -> Any:
+        """The factor of ``lr * g`` in the step, from the agreement of the signs."""
+        raise NotImplementedError
+
+    def _update(self, grad: Any, var: Any) -> Any:
+        agreement, m_t = self._agreement(grad, var)
+        dtype = var.dtype.base_dtype
+        step = tf.cast(self._lr, dtype) * self._scale(agreement, dtype) * grad
+        return tf.group(tf.compat.v1.assign_sub(var, step), m_t)
+
 
 class AddSignOptimizer(_SignFamily):
     """``var -= lr * (alpha + sign_decay * sign(g) * sign(m)) * g``."""
@@ -251,11 +255,8 @@ class AddSignOptimizer(_SignFamily):
         super().__init__(learning_rate, beta, sign_decay_fn, use_locking, name)
         self._alpha = alpha
 
-    def _update(self, grad: Any, var: Any) -> Any:
-        agreement, m_t = self._agreement(grad, var)
-        dtype = var.dtype.base_dtype
-        step = tf.cast(self._lr, dtype) * (tf.cast(self._alpha, dtype) + agreement) * grad
-        return tf.group(tf.compat.v1.assign_sub(var, step), m_t)
+    def _scale(self, agreement: Any, dtype: Any) -> Any:
+        return tf.cast(self._alpha, dtype) + agreement
 
 
 class PowerSignOptimizer(_SignFamily):
@@ -267,11 +268,8 @@ class PowerSignOptimizer(_SignFamily):
         super().__init__(learning_rate, beta, sign_decay_fn, use_locking, name)
         self._base = base
 
-    def _update(self, grad: Any, var: Any) -> Any:
-        agreement, m_t = self._agreement(grad, var)
-        dtype = var.dtype.base_dtype
-        scale = tf.exp(tf.cast(np.log(self._base), dtype) * agreement)
-        return tf.group(tf.compat.v1.assign_sub(var, tf.cast(self._lr, dtype) * scale * grad), m_t)
+    def _scale(self, agreement: Any, dtype: Any) -> Any:
+        return tf.exp(tf.cast(np.log(self._base), dtype) * agreement)
 
 
 class LARSOptimizer(_DenseRule, tf.compat.v1.train.Optimizer):

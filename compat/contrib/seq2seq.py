@@ -318,13 +318,17 @@ class Helper(abc.ABC):
     @abc.abstractmethod
     def batch_size(self) -> Any: ...
 
+    #: What :attr:`sample_ids_shape` and :attr:`sample_ids_dtype` give (a helper given other ids sets its own).
+    _sample_ids_shape: tf.TensorShape = tf.TensorShape([])
+    _sample_ids_dtype: Any = tf.int32
+
     @property
     def sample_ids_shape(self) -> tf.TensorShape:
-        return tf.TensorShape([])
+        return self._sample_ids_shape
 
     @property
     def sample_ids_dtype(self) -> Any:
-        return tf.int32
+        return self._sample_ids_dtype
 
     @abc.abstractmethod
     def initialize(self, name: str | None = None) -> tuple[Any, Any]: ...
@@ -335,6 +339,20 @@ class Helper(abc.ABC):
     @abc.abstractmethod
     def next_inputs(self, time: Any, outputs: Any, state: Any, sample_ids: Any,
                     name: str | None = None) -> tuple[Any, Any, Any]: ...
+
+
+class _FromStartInputs:
+    """A helper whose decoding starts from ``_start_inputs`` ``[batch, ...]`` with nothing finished."""
+
+    _batch_size: Any
+    _start_inputs: Any
+
+    @property
+    def batch_size(self) -> Any:
+        return self._batch_size
+
+    def initialize(self, name: str | None = None) -> tuple[Any, Any]:
+        return tf.fill(tf.reshape(self._batch_size, [1]), False), self._start_inputs
 
 
 class CustomHelper(Helper):
@@ -348,22 +366,14 @@ class CustomHelper(Helper):
         self._sample_fn = sample_fn
         self._next_inputs_fn = next_inputs_fn
         self._batch_size: Any = None
-        self._shape = tf.TensorShape(sample_ids_shape or [])
-        self._dtype = sample_ids_dtype or tf.int32
+        self._sample_ids_shape = tf.TensorShape(sample_ids_shape or [])
+        self._sample_ids_dtype = sample_ids_dtype or tf.int32
 
     @property
     def batch_size(self) -> Any:
         if self._batch_size is None:
             raise ValueError("CustomHelper.batch_size is known only after initialize() was called")
         return self._batch_size
-
-    @property
-    def sample_ids_shape(self) -> tf.TensorShape:
-        return self._shape
-
-    @property
-    def sample_ids_dtype(self) -> Any:
-        return self._dtype
 
     def initialize(self, name: str | None = None) -> tuple[Any, Any]:
         finished, inputs = self._initialize_fn()
@@ -433,7 +443,7 @@ def _embedding_fn(embedding: Any) -> Callable[[tf.Tensor], tf.Tensor]:
     return lambda ids: tf.nn.embedding_lookup(params, ids)
 
 
-class GreedyEmbeddingHelper(Helper):
+class GreedyEmbeddingHelper(_FromStartInputs, Helper):
     """Inference: feed back the embedding of the argmax id; an entry finishes when it emits ``end_token``."""
 
     def __init__(self, embedding: Any, start_tokens: Any, end_token: Any) -> None:
@@ -446,13 +456,6 @@ class GreedyEmbeddingHelper(Helper):
             raise ValueError(f"end_token must be a scalar, got shape {self._end_token.shape}")
         self._batch_size = tf.size(self._start_tokens)
         self._start_inputs = self._embedding_fn(self._start_tokens)
-
-    @property
-    def batch_size(self) -> Any:
-        return self._batch_size
-
-    def initialize(self, name: str | None = None) -> tuple[Any, Any]:
-        return tf.fill(tf.reshape(self._batch_size, [1]), False), self._start_inputs
 
     def sample(self, time: Any, outputs: Any, state: Any, name: str | None = None) -> Any:
         if not isinstance(outputs, tf.Tensor):
@@ -481,7 +484,7 @@ class SampleEmbeddingHelper(GreedyEmbeddingHelper):
         return tf.cast(tf.random.categorical(logits, 1, seed=self._seed)[:, 0], tf.int32)
 
 
-class InferenceHelper(Helper):
+class InferenceHelper(_FromStartInputs, Helper):
     """Inference without embeddings: ``sample_fn(outputs)`` gives the ids, ``end_fn(ids)`` the finished flags,
     ``next_inputs_fn(ids)`` (default: the ids themselves) the next inputs."""
 
@@ -489,26 +492,11 @@ class InferenceHelper(Helper):
                  end_fn: Callable[[Any], Any], next_inputs_fn: Callable[[Any], Any] | None = None) -> None:
         self._sample_fn = sample_fn
         self._end_fn = end_fn
-        self._shape = tf.TensorShape(sample_shape)
-        self._dtype = sample_dtype
+        self._sample_ids_shape = tf.TensorShape(sample_shape)
+        self._sample_ids_dtype = sample_dtype
         self._next_inputs_fn = next_inputs_fn
         self._start_inputs = tf.convert_to_tensor(start_inputs, name="start_inputs")
         self._batch_size = tf.shape(self._start_inputs)[0]
-
-    @property
-    def batch_size(self) -> Any:
-        return self._batch_size
-
-    @property
-    def sample_ids_shape(self) -> tf.TensorShape:
-        return self._shape
-
-    @property
-    def sample_ids_dtype(self) -> Any:
-        return self._dtype
-
-    def initialize(self, name: str | None = None) -> tuple[Any, Any]:
-        return tf.fill(tf.reshape(self._batch_size, [1]), False), self._start_inputs
 
     def sample(self, time: Any, outputs: Any, state: Any, name: str | None = None) -> Any:
         return self._sample_fn(outputs)

@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 from compat.errors import LegacyAPIError
+from compat.estimator import _forward
 
 __all__ = ["BOOSTED_TREES", "BOOSTED_TREES_REPLACEMENT", "boosted_trees_class"]
 
@@ -72,10 +73,8 @@ def boosted_trees_class(name: str) -> type:
     Raises:
         KeyError: ``name`` is not one of :data:`BOOSTED_TREES`.
     """
-    from compat.estimator._forward import api_module
-
     init = _INITS[name]
     namespace = {"__init__": init, "__doc__": f"Refused: {BOOSTED_TREES_REPLACEMENT}.", "__module__": __name__}
     for method in ("experimental_feature_importances", "experimental_predict_with_explanations"):
         namespace[method] = _refusing_method(name, method)
-    return type(name, (api_module().Estimator,), namespace)
+    return type(name, (_forward.api_module().Estimator,), namespace)
