@@ -110,6 +110,11 @@ WARNINGS: tuple[Warned, ...] = (
            "tf.keras' random initializers took TensorFlow's defaults before 1.11 (RandomUniform 0..1, "
            "stddev 1.0) and Keras' since (-0.05..0.05, stddev 0.05): give the range or stddev explicitly",
            _without("minval", "maxval", "mean", "stddev", positional=0)),
+    Warned(("set_random_seed", "random.set_random_seed"), "TensorFlow 1.x-2.x (the ops each release builds)",
+           "with a graph-level seed and no op seed, each random op's seed is the count of ops built before it "
+           "(TF 1.x's rule, kept); today's functions build other internal ops than TF 1.x's, so the same seed "
+           "can draw other numbers than under TF 1.x (runs still repeat on this stack): give op-level seeds "
+           "where TF 1.x's exact draws matter"),
     Warned(("keras.layers.UpSampling2D", "keras.backend.resize_images"), "TensorFlow 1.15",
            "a bug in tf.keras' image resizing (UpSampling2D, backend.resize_images) was fixed in TensorFlow 1.15: "
            "the upsampled values can differ from TF <= 1.14's"),

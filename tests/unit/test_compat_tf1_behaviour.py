@@ -292,3 +292,10 @@ def test_contrib_distribute_keeps_tf1_arguments_and_places_replicas_on_this_mach
     assert f"compat: MirroredStrategy(num_gpus={gpus + 2}) on a machine with {gpus} GPU(s)" in capsys.readouterr().err
     with pytest.raises(ValueError, match="num_gpus \\(1\\) or num_gpus_per_worker \\(1\\), not both"):
         distribute.MirroredStrategy(num_gpus=1, num_gpus_per_worker=1)
+
+
+def test_check_warns_on_a_graph_level_seed_alone_naming_the_rule() -> None:
+    source = "import tensorflow as tf\ntf.set_random_seed(1)\nx = tf.random_normal([2], seed=3)\n"
+    uses = list(find_uses(ast.parse(source)))
+    assert [(u.node.lineno, u.status) for u in uses] == [(2, "warning")]  # type: ignore[attr-defined]
+    assert "count of ops built before it" in uses[0].action and "op-level seeds" in uses[0].action
