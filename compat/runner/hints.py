@@ -116,7 +116,8 @@ MISSING_PACKAGES: dict[str, str] = {
                       "git repository (keras-team/keras-contrib) at your own risk, or use tf.contrib.crf for "
                       "keras_contrib.layers.CRF under the runner"),
     "gym": "`pip install gym` (gym 0.26 changed reset() and step(); the old API is gym<0.26)",
-    "tensorflow_hub": "`pip install tensorflow-hub`",
+    "tensorflow_hub": ("`pip install tensorflow-hub==0.15.0`: its last release with hub.Module, which the runner "
+                       "serves tf.compat.v1.estimator to (0.16 removed hub.Module)"),
     "tensorflow_datasets": "`pip install tensorflow-datasets`",
     "yaml": "`pip install PyYAML`",
     "bs4": "`pip install beautifulsoup4`",

@@ -7,6 +7,8 @@
 * the names TensorFlow's internals lost that these libraries import (``nest.is_sequence``,
   ...) are entries of :data:`compat.tf1.deep_modules.DEEP_ADDITIONS`, added with the others
   once TensorFlow runs in graph mode (by the TF1 surface);
+* ``tensorflow.compat.v1.estimator``, which tensorflow-hub 0.15's ``hub.Module`` imports
+  (:mod:`compat.tf1_libraries.estimator_path`);
 * Pillow's ``Image.ANTIALIAS`` & co., removed in Pillow 10, which TFLearn uses as a default
   argument (:mod:`compat.tf1_libraries.pillow`);
 * ``compat check``: an import of a known library that is installed is reported as served,
@@ -27,6 +29,7 @@ import traceback
 from collections.abc import Iterator, Sequence
 
 from compat.surfaces import Context, Surface, Use
+from compat.tf1_libraries.estimator_path import CompatV1EstimatorFinder
 from compat.tf1_libraries.finder import LegacyPackageFinder
 from compat.tf1_libraries.known import by_module
 from compat.tf1_libraries.pillow import PillowPatches
@@ -37,7 +40,7 @@ __all__ = ["SURFACE", "installed_failure_hint"]
 
 def _finders(context: Context) -> Sequence[importlib.abc.MetaPathFinder]:
     named = tuple(context.options.get("legacy_packages", ()) or ())
-    return [LegacyPackageFinder(LegacyPackages(named), context.helpers)]
+    return [LegacyPackageFinder(LegacyPackages(named), context.helpers), CompatV1EstimatorFinder()]
 
 
 @functools.cache

@@ -11,6 +11,8 @@ pip's message (bounded by a timeout), it does not hang.
 TensorLayer's ``tl.files.save_npz`` still fails (``np.savez`` of a ragged list,
 an error since NumPy 1.24), so its test reads the weights from the session.
 keras-contrib was never released to PyPI (MISSING_PACKAGES says so) and
+tensorflow-hub 0.15.0's ``hub.Module`` (TF1 hub format, exported
+and loaded again) needs ``tf.compat.v1.estimator``, which the runner serves.
 PrettyTensor 0.7.4 still fails at import (its ``inspect.getargspec`` of the
 annotated ``tf.nn.relu``); neither is run here.
 """
@@ -32,6 +34,7 @@ LIBRARIES: tuple[str, ...] = (
     "dm-sonnet==1.36", "semantic-version==2.10.0", "contextlib2==21.6.0",
     "tensorpack==0.9.9", "msgpack==1.1.2", "msgpack-numpy==0.4.8", "tabulate==0.9.0",
     "tensorlayer==1.11.1", "progressbar2==4.5.0", "python-utils==3.9.1", "lxml==6.0.2",
+    "tensorflow-hub==0.15.0",  # the last release with hub.Module (0.16 removed it)
 )
 PIP_TIMEOUT = 300
 
@@ -236,3 +239,36 @@ def test_legacy_package_flag_serves_an_unrecognised_package_and_the_hint_names_i
     plain = runs[()]
     assert plain.returncode == 1
     assert "run with `python -m compat run --legacy-package plainold SCRIPT`" in plain.stderr
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_hub_module_exported_and_loaded_computes_its_signature(tf1_site: Path, tmp_path: Path) -> None:
+    script = write(tmp_path / "hub_module.py", """
+        import json
+        import numpy as np
+        import tensorflow as tf
+        import tensorflow_hub as hub
+
+        def module_fn():
+            x = tf.placeholder(tf.float32, [None, 3])
+            w = tf.get_variable("w", initializer=tf.constant([[1.0], [2.0], [3.0]]))
+            hub.add_signature(inputs=x, outputs=tf.matmul(x, w) + 0.5)
+
+        with tf.Graph().as_default():
+            module = hub.Module(hub.create_module_spec(module_fn))
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                module.export("exported", sess)
+        data = np.array([[1.0, 1.0, 1.0], [0.0, 1.0, -1.0], [2.0, -0.5, 0.25]], np.float32)
+        with tf.Graph().as_default():
+            module = hub.Module("exported")
+            x = tf.placeholder(tf.float32, [None, 3])
+            y = module(x)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                out = sess.run(y, {x: data})
+        print("RESULT", json.dumps({"out": out.tolist(), "data": data.tolist()}))
+        """)
+    result = run_with(tf1_site, script)
+    data = np.asarray(result["data"], np.float64)
+    np.testing.assert_allclose(result["out"], data @ np.array([[1.0], [2.0], [3.0]]) + 0.5, rtol=1e-6)
