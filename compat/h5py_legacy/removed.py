@@ -47,7 +47,7 @@ def read_all(dataset: Any) -> Any:
 def _old_getitem(current: Callable[..., Any]) -> Callable[..., Any]:
     """``Dataset.__getitem__`` reading UTF-8 strings as ``str`` for the script's own reads."""
     def __getitem__(self: Any, args: Any, *rest: Any, **kwargs: Any) -> Any:  # noqa: N807 - the method it wraps
-        if called_from_script() and is_utf8_string(self.dtype):
+        if is_utf8_string(self.dtype) and called_from_script():
             return self.asstr().__getitem__(args)
         return current(self, args, *rest, **kwargs)
     return wrapper(current, __getitem__)

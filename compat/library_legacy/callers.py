@@ -13,6 +13,7 @@ Imports the standard library only.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import sysconfig
 from collections.abc import Callable
@@ -66,11 +67,13 @@ def run_option(name: str, default: Any = None) -> Any:
     return _OPTIONS[-1].get(name, default) if _OPTIONS else default
 
 
-def _is_script_file(filename: str) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _is_script_file_in(filename: str, scope: Any) -> bool:
+    """:func:`_is_script_file` for one scope (None: no run in progress); cached, as a wrapper asks per call."""
     if filename.startswith("<") or Path(filename).parent.name.startswith("ipykernel_"):
         return True  # code compiled from a string (exec of the script's text), a notebook cell
-    if _SCOPES:
-        return bool(_SCOPES[-1].contains(filename))
+    if scope is not None:
+        return bool(scope.contains(filename))
     path = Path(filename)
     if _INSTALLED_PARTS.intersection(path.parts):
         return False
@@ -79,6 +82,11 @@ def _is_script_file(filename: str) -> bool:
     except (OSError, RuntimeError):
         return False
     return not any(resolved.is_relative_to(folder) for folder in _LIBRARY_FOLDERS)
+
+
+def _is_script_file(filename: str) -> bool:
+    """True if ``filename`` is one of the script's own files (the run's scope, else outside the libraries)."""
+    return _is_script_file_in(filename, _SCOPES[-1] if _SCOPES else None)
 
 
 def called_from_script(depth: int = 1) -> bool:
