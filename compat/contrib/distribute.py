@@ -4,13 +4,14 @@
 ``num_gpus_per_worker=``, ``cross_tower_ops=``), which today's refuses: it is a
 subclass of ``tf.compat.v1.distribute.MirroredStrategy`` (:func:`contrib_mirrored_strategy`).
 ``AllReduceCrossDeviceOps`` keeps its ``all_reduce_alg`` argument
-(:func:`all_reduce_cross_device_ops`), and TF 1.9-1.10's ``*CrossTowerOps`` spellings resolve.
+(:func:`all_reduce_cross_device_ops`), and TF 1.9-1.10's ``*CrossTowerOps`` spellings resolve;
+``DistributeConfig`` is TF 1.x's tuple for ``RunConfig(experimental_distribute=...)``.
 """
 from __future__ import annotations
 
 import functools
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 from compat.contrib._forward import forwarding_getattr
 
@@ -41,8 +42,6 @@ FORWARDS: dict[str, str] = {
 
 #: TF 1.15 names not provided, with what to use instead.
 REFUSED: dict[str, str] = {
-    "DistributeConfig": "tf.distribute strategies passed to tf.keras Model.fit or a custom loop "
-                        "(tf.estimator was removed)",
     "Monitor": "a custom training loop with strategy.run (the Step/Monitor API was never stable)",
     "MultiWorkerAllReduce": "tf.distribute.NcclAllReduce or tf.distribute.HierarchicalCopyAllReduce",
     "StandardInputStep": "a custom training loop with strategy.run",
@@ -51,6 +50,18 @@ REFUSED: dict[str, str] = {
 }
 
 _forward = forwarding_getattr("distribute", FORWARDS, REFUSED)
+
+
+class DistributeConfig(NamedTuple):
+    """TF 1.10-1.15's ``RunConfig(experimental_distribute=...)``: strategies for training and evaluation.
+
+    A ``remote_cluster`` (standalone-client training on a cluster) is refused by
+    ``RunConfig`` (:mod:`compat.estimator.distribute`); the strategies run on this machine.
+    """
+
+    train_distribute: Any = None
+    eval_distribute: Any = None
+    remote_cluster: Any = None
 
 
 def _devices_for(gpus: int) -> list[str]:

@@ -69,12 +69,18 @@ STRATEGIES = {
     "contrib_one_device": lambda: tf.contrib.distribute.OneDeviceStrategy("device:CPU:0"),
     "contrib_mirrored_num_gpus_0": lambda: tf.contrib.distribute.MirroredStrategy(num_gpus=0),
     "mirrored_local": lambda: tf.distribute.MirroredStrategy(),
+    "experimental_distribute": lambda: tf.contrib.distribute.DistributeConfig(
+        train_distribute=tf.contrib.distribute.OneDeviceStrategy("device:CPU:0")),
 }
 results = {"branch": branch}
 for name, make in STRATEGIES.items():
     strategy = make()
     model_dir = tempfile.mkdtemp()
-    config = tf.estimator.RunConfig(train_distribute=strategy, eval_distribute=strategy, tf_random_seed=7)
+    if name == "experimental_distribute":
+        config = tf.estimator.RunConfig(experimental_distribute=strategy, tf_random_seed=7)
+        results["taken"] = config.train_distribute is strategy.train_distribute
+    else:
+        config = tf.estimator.RunConfig(train_distribute=strategy, eval_distribute=strategy, tf_random_seed=7)
     estimator = tf.estimator.Estimator(model_fn, model_dir=model_dir, config=config)
     estimator.train(input_fn, steps=6)
     metrics = estimator.evaluate(input_fn, steps=2)
@@ -86,6 +92,13 @@ for name, make in STRATEGIES.items():
                      "step": int(metrics["global_step"]),
                      "checkpoint": os.path.basename(tf.train.latest_checkpoint(model_dir)),
                      "export": os.path.exists(os.path.join(export, "saved_model.pb"))}
+try:
+    tf.estimator.RunConfig(experimental_distribute=tf.contrib.distribute.DistributeConfig(
+        train_distribute=tf.contrib.distribute.OneDeviceStrategy("device:CPU:0"),
+        remote_cluster={"worker": ["localhost:1"]}))
+    results["remote_cluster"] = "accepted"
+except Exception as error:
+    results["remote_cluster"] = type(error).__name__
 os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["localhost:1", "localhost:2"]},
                                       "task": {"type": "worker", "index": 0}})
 try:
@@ -122,13 +135,14 @@ def test_estimator_strategies_on_one_machine_equal_the_run_without_and_numpy(tmp
     np.testing.assert_allclose(plain["w"], w, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(plain["b"], [b], rtol=1e-5, atol=1e-6)
     assert (plain["step"], plain["checkpoint"], plain["export"]) == (6, "model.ckpt-6", True)
-    for name in ("contrib_one_device", "contrib_mirrored_num_gpus_0", "mirrored_local"):
+    for name in ("contrib_one_device", "contrib_mirrored_num_gpus_0", "mirrored_local", "experimental_distribute"):
         got = results[name]
         np.testing.assert_allclose(got["w"] + got["b"], plain["w"] + plain["b"], rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose([got["loss"], got["mae"]], [plain["loss"], plain["mae"]], rtol=1e-6)
         assert (got["step"], got["checkpoint"], got["export"]) == (6, "model.ckpt-6", True)
     assert results["multi_worker"].startswith("LegacyAPIError: RunConfig(train_distribute=...): multi-worker")
     assert "MultiWorkerMirroredStrategy" in results["multi_worker"]
+    assert results["remote_cluster"] == "LegacyAPIError" and results["taken"] is True
 
 
 HOOK_SCRIPT = '''
