@@ -41,7 +41,7 @@ from tf1_pipelines.inputs.service_probe import dispatcher_problem
 
 PROTOCOL = "grpc"
 STOP_TIMEOUT = 10.0  # seconds the servers get to stop after SIGINT/SIGTERM
-CONNECT_TIMEOUT = 30.0  # seconds a worker waits for its dispatcher to accept a connection
+CONNECT_TIMEOUT = 30.0  # seconds a worker waits for its dispatcher to answer its version call
 _PROBE_INTERVAL = 0.2
 EXIT_BAD_INPUT = 2
 EXIT_SIGINT = 130
