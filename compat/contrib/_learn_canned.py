@@ -19,7 +19,7 @@ checkpoints restore:
 
 Heads: a classifier with ``n_classes=2`` has one logit (sigmoid cross-entropy),
 else ``n_classes`` (softmax cross-entropy); predictions ``classes``,
-``probabilities``, ``logits``; evaluation adds ``accuracy`` (and ``auc`` for two
+``probabilities``, ``logits`` (and ``logistic`` for two classes); evaluation adds ``accuracy`` (and ``auc`` for two
 classes). A regressor predicts ``scores`` with the mean squared error as loss.
 The training loss is the (weighted) mean over the batch, as TF 1.x's heads.
 """
@@ -53,8 +53,8 @@ def _column_list(columns: Any) -> list[Any]:
 
 
 def _optimizer(optimizer: Any, default: str, learning_rate: float) -> Any:
-    """An optimizer instance from a name (``'Adagrad'``, ``'Adam'``, ``'Ftrl'``, ``'RMSProp'``, ``'SGD'``),
-    a class, a callable returning one, or an instance; None gives ``default``."""
+    """An optimizer instance from a name (``'Adagrad'``, ``'Adam'``, ``'Ftrl'``, ``'RMSProp'``, ``'SGD'``: with
+    ``learning_rate``), a class or callable (called with no arguments), or an instance; None gives ``default``."""
     train = _tf().compat.v1.train
     classes = {"Adagrad": train.AdagradOptimizer, "Adam": train.AdamOptimizer, "Ftrl": train.FtrlOptimizer,
                "RMSProp": train.RMSPropOptimizer, "SGD": train.GradientDescentOptimizer}
@@ -63,10 +63,8 @@ def _optimizer(optimizer: Any, default: str, learning_rate: float) -> Any:
         if optimizer not in classes:
             raise ValueError(f"optimizer {optimizer!r} is not one of {sorted(classes)}")
         return classes[optimizer](learning_rate=learning_rate)
-    if isinstance(optimizer, type):
-        return optimizer(learning_rate=learning_rate)
-    if callable(optimizer) and not hasattr(optimizer, "minimize"):
-        return optimizer()
+    if isinstance(optimizer, type) or (callable(optimizer) and not hasattr(optimizer, "minimize")):
+        return optimizer()  # TF 1.x called a class or factory with no arguments
     return optimizer
 
 
@@ -143,15 +141,12 @@ class _Head:
         if self.n_classes is None:
             scores = tf.squeeze(logits, axis=1) if self.label_dimension == 1 else logits
             return {"scores": scores}
-        if self.n_classes == 2:
+        if self.n_classes == 2:  # one logit; TF 1.x's binary head also gave the sigmoid as "logistic"
             positive = tf.sigmoid(logits)
-            probabilities = tf.concat([1.0 - positive, positive], axis=1)
             two = tf.concat([tf.zeros_like(logits), logits], axis=1)
-            classes = tf.argmax(two, axis=1)
-        else:
-            probabilities = tf.nn.softmax(logits)
-            classes = tf.argmax(logits, axis=1)
-        return {"classes": classes, "probabilities": probabilities, "logits": logits}
+            return {"classes": tf.argmax(two, axis=1), "probabilities": tf.nn.softmax(two), "logits": logits,
+                    "logistic": positive}
+        return {"classes": tf.argmax(logits, axis=1), "probabilities": tf.nn.softmax(logits), "logits": logits}
 
     def _weights(self, features: dict[str, Any]) -> Any:
         tf = _tf()

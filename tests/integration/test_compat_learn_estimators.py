@@ -26,6 +26,7 @@ import pytest
 from tests.helpers.scripts import compat_run, write
 
 SCRIPT = '''
+import itertools
 import json
 import numpy as np
 import tensorflow as tf
@@ -55,6 +56,13 @@ classifier = learn.LinearClassifier(feature_columns=[layers.real_valued_column("
 classifier.fit(input_fn=lambda: ({k: tf.constant(v) for k, v in features.items()},
                                  tf.constant([0, 1, 1, 0])), steps=2)
 out["wide_vars"] = sorted(classifier.get_variable_names())
+wide_input = lambda: {k: tf.constant(v) for k, v in features.items()}
+# constants never end (as in TF 1.x): take the first four predictions
+wide = list(itertools.islice(classifier.predict(input_fn=wide_input, outputs=["probabilities", "logistic",
+                                                                                "classes"]), 4))
+out["wide_pred"] = [[float(p["logistic"][0]), p["probabilities"].tolist(), int(p["classes"])] for p in wide]
+out["wide_weights"] = {n: classifier.get_variable_value(n).ravel().tolist()
+                       for n in ("linear/age/weight", "linear/g/weights", "linear/bias_weight")}
 
 # DNNClassifier, three classes: the iris.py example's calls.
 labels = (x[:, 0] > 0).astype(int) + (x[:, 1] > 0).astype(int)
@@ -121,6 +129,13 @@ def test_contrib_learn_estimators_against_numpy(tmp_path: Path) -> None:
     assert out["linear_vars"] == ["global_step", "linear//weight", "linear/bias_weight"]
     np.testing.assert_allclose(out["linear_eval"]["loss"], np.mean((design @ coef - y) ** 2), atol=1e-4)
     assert {"linear/age/weight", "linear/g/weights", "linear/bias_weight"} <= set(out["wide_vars"])
+    w = out["wide_weights"]  # logit = age * w_age + w_g[key id] + bias; keys ["a", "b"] -> ids 0, 1
+    logits = np.array([20.0, 40.0, 60.0, 30.0]) * w["linear/age/weight"][0] \
+        + np.array(w["linear/g/weights"])[[0, 1, 0, 1]] + w["linear/bias_weight"][0]
+    sigmoid = 1 / (1 + np.exp(-logits))
+    np.testing.assert_allclose([p[0] for p in out["wide_pred"]], sigmoid, rtol=1e-5)
+    np.testing.assert_allclose([p[1] for p in out["wide_pred"]], np.stack([1 - sigmoid, sigmoid], 1), rtol=1e-5)
+    assert [p[2] for p in out["wide_pred"]] == (logits > 0).astype(int).tolist()
 
     weights = out["dnn_vars"]
     assert sorted(weights) == ["dnn/hiddenlayer_0/biases", "dnn/hiddenlayer_0/weights", "dnn/hiddenlayer_1/biases",
