@@ -70,26 +70,23 @@ def _format_syntax_error(err: SyntaxError, scope: rewrite.LocalScope | None = No
     return f"{where}: {rewrite.describe_syntax_error(err)}{line}"
 
 
-def _warn_about_local_modules(script: Path, scope: rewrite.LocalScope,
-                              python2: bool | None = None) -> bool:
-    """Name, before anything runs, local modules that cannot be compiled (they fail when imported).
+def _local_module_findings(script: Path, scope: rewrite.LocalScope,
+                           python2: bool | None = None) -> tuple[list[str], bool]:
+    """(warnings naming the local modules that cannot be compiled, whether one is Python 2 by its syntax).
 
-    Returns True if one of them is Python 2 by its syntax (a ``print`` statement):
-    then the script ran under Python 2 (see :func:`_ran_under_python2`).
+    The warnings are printed before anything runs (those modules fail when imported). A module
+    that is Python 2 by its syntax (a ``print`` statement) shows that the script ran under
+    Python 2 (see :func:`_ran_under_python2`).
     """
+    warnings: list[str] = []
     python2_syntax = False
     for source in rewrite.walk_local_modules(script, scope, python2):
         if source.error is not None and source.path != script:
-            _error("warning: " + _format_syntax_error(source.error, scope)
-                   + "\n    (this module will fail when it is imported; the runner cannot bridge it)")
+            warnings.append("warning: " + _format_syntax_error(source.error, scope)
+                            + "\n    (this module will fail when it is imported; the runner cannot bridge it)")
         elif source.translation is not None and not python2_syntax:
             python2_syntax = not _parses_as_python3(source.path)
-    return python2_syntax
-
-
-def _treat_modules_as_python2(installation: Installation) -> None:
-    """Let the local modules imported from now on run with Python 2's semantics (:func:`_ran_under_python2`)."""
-    legacy_finder(installation).py2_process = True
+    return warnings, python2_syntax
 
 
 def _parses_as_python3(path: Path) -> bool:
@@ -317,21 +314,24 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
     if path is None or source is None:
         return EXIT_USAGE
     mode = True if python2 else None
+    # Read once and decide once: the script's own modules (statically) say whether the whole
+    # process ran under Python 2, then the script is compiled with that decision.
+    scope = rewrite.script_scope(path)
+    warnings, module_syntax_is_python2 = _local_module_findings(path, scope, mode)
+    py2_process = mode is None and module_syntax_is_python2
     try:
-        code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True)
+        code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True, py2_process=py2_process)
     except SyntaxError as err:
         _error(_format_syntax_error(err, rewrite.LocalScope(path.parent)))
         return EXIT_USAGE
+    for warning in warnings:
+        _error(warning)
+    py2_process = mode is None and _ran_under_python2(result, module_syntax_is_python2)
     options: dict[str, Any] = {"script": str(path), "python2": python2, "allow_pickle": allow_pickle,
-                               "legacy_packages": list(legacy_packages), "py2_process": False}
-    installation = install(path.parent, rewrite.script_scope(path), mode, options)
+                               "legacy_packages": list(legacy_packages), "py2_process": py2_process}
+    installation = install(path.parent, scope, mode, options)
     installation.helpers.numpy.allow_pickle = allow_pickle
-    module_syntax_is_python2 = _warn_about_local_modules(path, installation.scope, mode)
-    if mode is None and _ran_under_python2(result, module_syntax_is_python2):
-        _treat_modules_as_python2(installation)
-        options["py2_process"] = True  # the context's options: a child process runs the same way
-        if not result.python2:  # compiled as Python 3 before its modules were seen
-            code, result = rewrite.compile_legacy(source, str(path), mode, top_level=True, py2_process=True)
+    legacy_finder(installation).py2_process = py2_process
     prepare_tensorflow(installation)
     endings = thread_endings.ThreadEndings()
     endings.install()

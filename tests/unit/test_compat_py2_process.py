@@ -60,7 +60,7 @@ def decides_python2(folder: Path, files: dict[str, str]) -> bool:
     script = write(folder, files)
     scope = rewrite.script_scope(script)
     code, result = rewrite.compile_legacy(script.read_text(), str(script), top_level=True)
-    return runner._ran_under_python2(result, runner._warn_about_local_modules(script, scope))
+    return runner._ran_under_python2(result, runner._local_module_findings(script, scope)[1])
 
 
 def test_a_module_with_python2_syntax_makes_the_process_python2(tmp_path: Path) -> None:
