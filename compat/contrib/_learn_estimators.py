@@ -51,7 +51,14 @@ def _v1() -> Any:
 # --------------------------------------------------------------------------
 
 def _as_array(value: Any) -> Any:
-    """A NumPy array as the data feeder saw it: pandas unpacked, float64 -> float32, 1-D -> a column."""
+    """A NumPy array as the data feeder saw it: pandas unpacked, float64 -> float32, 1-D -> a column.
+
+    Raises:
+        ValueError: an iterator (TF 1.x's streaming feeder), which is not provided.
+    """
+    if hasattr(value, "__next__"):
+        raise ValueError("x/y given as iterators (TF 1.x's StreamingDataFeeder) are not provided by the compat "
+                         "runner; pass arrays, or an input_fn (tf.data.Dataset.from_generator)")
     value = extract_pandas_data(value)
     array = np.asarray(value)
     if array.dtype == np.float64:

@@ -2,11 +2,11 @@
 
 * ``tensorflow.examples.tutorials.mnist`` with ``input_data``
   (:mod:`compat.tutorials.mnist_input_data`) and ``mnist`` (:mod:`compat.tutorials.mnist_model`);
-* ``tensorflow.contrib.learn`` as far as the MNIST reader goes:
-  ``tensorflow.contrib.learn.python.learn.datasets.mnist`` (the same reader,
-  also ``tf.contrib.learn.datasets.mnist``) and ``...datasets.base``
-  (``Datasets``, ``Dataset``); ``Experiment``, ``learn_runner``, ``RunConfig``
-  and the refusals of the other names come from :mod:`compat.contrib.learn`;
+* ``tensorflow.contrib.learn``'s modules: ``...python.learn.datasets`` (also
+  ``tf.contrib.learn.datasets``) with ``mnist`` (the MNIST reader), ``base`` and
+  ``text_datasets`` (:mod:`compat.contrib._learn_datasets`); the other names
+  (``Estimator``, ``Experiment``, the readers, ...) and the refusals come from
+  :mod:`compat.contrib.learn`;
 * ``tensorflow.contrib.deprecated`` and ``tensorflow.contrib.nn`` from
   :mod:`compat.tf1.renames`.
 
