@@ -69,15 +69,23 @@ class PatchesFinder(importlib.abc.MetaPathFinder):
 
     def __init__(self, patches: Sequence[TablePatches]) -> None:
         self._patches = list(patches)
-        self._patched_modules = {name: one for one in self._patches for name in one.modules}
+        #: Module name -> every patcher with names for it (two surfaces may patch one module).
+        self._patched_modules: dict[str, list[TablePatches]] = {}
+        for one in self._patches:
+            for name in one.modules:
+                self._patched_modules.setdefault(name, []).append(one)
         # Whole removed modules some patches serve: name -> factory.
         self._module_factories = {name: make for one in self._patches for name, make in one.served_modules.items()}
         #: The module objects served from those factories, made on first import.
         self._served: dict[str, types.ModuleType] = {}
-        for name, one in sorted(self._patched_modules.items()):
+        for name in sorted(self._patched_modules):
             module = sys.modules.get(name)
             if module is not None:  # already imported before the script started
-                one.apply(module)
+                self._apply(module)
+
+    def _apply(self, module: types.ModuleType) -> None:
+        for one in self._patched_modules.get(module.__name__, ()):
+            one.apply(module)
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -85,7 +93,7 @@ class PatchesFinder(importlib.abc.MetaPathFinder):
         if fullname in self._patched_modules:
             spec = importlib.machinery.PathFinder.find_spec(fullname, path)
             if spec is not None and spec.loader is not None:
-                spec.loader = _AddedAttributesLoader(spec.loader, self._patched_modules[fullname].apply)
+                spec.loader = _AddedAttributesLoader(spec.loader, self._apply)
             return spec
         if fullname in self._module_factories:
             if fullname not in self._served:
