@@ -40,7 +40,7 @@ from typing import Any
 
 from compat.surfaces.source_pass import SourcePass, helper, import_aliases, import_statements, short
 
-__all__ = ["Py2Text", "failure_hint", "run_result", "text", "text_args", "texts"]
+__all__ = ["Py2Text", "failure_hint", "run_result", "text", "text_args", "texts", "utf8_literal"]
 
 FIELD_ACTION = ("Python 2 text: a tf.train.Example bytes value that is valid UTF-8 is read as str "
                 "(Python 2's str, the type of the module's literals); other bytes stay bytes")
@@ -147,6 +147,44 @@ def failure_hint(exc: BaseException) -> str | None:
             "GFile binary reads) where Python 2 gave str; a module written for Python 2 gets them as text "
             "when it is translated (python -m compat run --py2 translates every module); Python 3 code decodes "
             "them: value.decode('utf-8')")
+
+
+# --------------------------------------------------------------------------
+# Literals: str literals that spell UTF-8 bytes with escapes
+# --------------------------------------------------------------------------
+
+LITERAL_CONSTRUCT = "Python 2 str literal of UTF-8 bytes written as escapes ('\\xe2\\x80\\x99')"
+LITERAL_ACTION = ("translated: the text its bytes spell in UTF-8 ('\u2019'), as TensorFlow's and the files' "
+                  "Python 2 text is read; escapes that are not UTF-8 are kept")
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|[0-7]{1,3})")
+
+
+def _python2_bytes(token: str) -> bytes | None:
+    """The bytes a Python 2 ``str`` literal token stands for (non-ASCII source characters as their
+    UTF-8 bytes, as a UTF-8 source file holds them); None if it is not a plain one-line ``str`` literal."""
+    if token[:1] not in ("'", '"') or "\n" in token:
+        return None  # a prefix (u, b, r) or several lines
+    escaped = "".join(c if ord(c) < 0x80 else "".join(f"\\x{b:02x}" for b in c.encode("utf-8")) for c in token)
+    try:
+        value = ast.literal_eval("b" + escaped)
+    except (SyntaxError, ValueError):
+        return None
+    return value if isinstance(value, bytes) else None
+
+
+def utf8_literal(token: str) -> str | None:
+    """A Python 3 literal for the Python 2 ``str`` literal ``token`` whose escapes spell UTF-8 bytes
+    (``'\\xe2\\x80\\x99'`` -> ``'\u2019'``, the same text Python 2 code compared with), or None
+    when the literal has no such escape, is not valid UTF-8, or has a prefix (``u``, ``b``, ``r``)."""
+    if "\\" not in token or not _ESCAPE.search(token):
+        return None
+    raw = _python2_bytes(token)
+    if raw is None or raw.isascii():
+        return None
+    try:
+        return repr(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
 
 
 # --------------------------------------------------------------------------

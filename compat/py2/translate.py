@@ -103,6 +103,7 @@ FIXER_CONSTRUCTS: dict[str, str] = {
     "paren": "unparenthesised tuple in a comprehension",
     "print": "Python 2 print statement",
     "print_tuple": "Python 2 print statement of a tuple",
+    "utf8_literal": "Python 2 str literal of UTF-8 bytes written as escapes",
     "raise": "Python 2 raise statement (raise E, msg)",
     "raw_input": "Python 2 raw_input()",
     "reduce": "Python 2 builtin reduce()",
@@ -167,6 +168,9 @@ def describe_fix(fixer: str) -> tuple[str, str]:
     construct = FIXER_CONSTRUCTS.get(fixer, f"Python 2 construct ({fixer})")
     if fixer == "print_tuple":
         return construct, "translated: prints the tuple, as Python 2 did (fissix fix_print)"
+    if fixer == "utf8_literal":
+        return construct, ("translated: the text its bytes spell in UTF-8, as the module's other Python 2 text "
+                           "(files, tf.train.Example values) is read")
     return construct, f"translated (fissix fix_{fixer})"
 
 
@@ -432,6 +436,28 @@ def _print_tuples(tree: Any, log: list[Fix]) -> None:
             log.append(Fix(line, col, "print_tuple", text))
 
 
+def _utf8_literals(tree: Any, log: list[Fix]) -> None:
+    """Python 2 ``str`` literals whose escapes spell UTF-8 text become that text (:func:`compat.py2.text.utf8_literal`).
+
+    ``'\\xe2\\x80\\x99'`` was the bytes of '\u2019' in Python 2, equal to the same word read from a
+    file or a ``tf.train.Example``, which the translated module reads as text. Not in modules with
+    ``from __future__ import unicode_literals`` (their literals were text already).
+    """
+    from fissix.pgen2 import token
+
+    from compat.py2.text import utf8_literal
+
+    if "unicode_literals" in getattr(tree, "future_features", ()):
+        return
+    for leaf in tree.leaves():
+        if leaf.type != token.STRING:
+            continue
+        literal = utf8_literal(leaf.value)
+        if literal is not None:
+            log.append(Fix(leaf.lineno, leaf.column, "utf8_literal", _short_text(leaf.value)))
+            leaf.value = literal
+
+
 def _line_map(tree: Any) -> tuple[int, ...]:
     """For each line of ``str(tree)``, the original line it comes from (index 0 unused)."""
     known: dict[int, int] = {}
@@ -481,6 +507,7 @@ def translate(source: str, filename: str, print_function: bool = False,
         log: list[Fix] = []
         if tree.compat_print_statement:
             _print_tuples(tree, log)
+        _utf8_literals(tree, log)
         _active_log.append(log)
         try:
             tool.refactor_tree(tree, filename)

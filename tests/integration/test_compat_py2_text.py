@@ -126,6 +126,8 @@ MAIN = '''
       print "split", w[0].split(' '), w[1] + "!"
       joined = sess.run(tf.string_join([words[0], tf.constant("?")]))
       print "joined", joined + "!"
+      name = tf.placeholder(tf.string, [])
+      print "fed", sess.run(tf.string_join([name, "!"]), feed_dict={name: "caf\\xc3\\xa9".decode("utf-8")})
     print "done"
 '''
 
@@ -152,6 +154,7 @@ def test_python2_summarisation_reader_runs(project: Path) -> None:
     assert "async True" in lines
     assert "split ['x', 'y'] z!" in lines
     assert "joined x y?!" in lines
+    assert "fed café!" in lines  # a str fed to a string placeholder, fetched back as text
     assert lines[-1] == "done"
 
 

@@ -266,6 +266,20 @@ def test_example_text_is_python2_str_in_python2_modules() -> None:
     assert py3["read"](_serialized(), {})[0][1] == "café".encode()  # Python 3 modules keep bytes
 
 
+def test_python2_literals_of_utf8_escapes_are_the_same_text() -> None:
+    names = run_legacy(r'''
+        def clean(serialized):
+            e = example_pb2.Example.FromString(serialized)
+            return e.features.feature['article'].bytes_list.value[0].replace('\xc3\xa9', 'e')
+        kept = '\xff\xd8', u'\xe9', b'\xc3\xa9'
+    ''', python2=True, example_pb2=example_pb2)
+    assert names["clean"](_serialized()) == "the cafe is open"  # '\xc3\xa9' was the bytes of 'é' in Python 2
+    assert names["kept"] == ("\xff\xd8", "é", b"\xc3\xa9")  # not UTF-8, unicode and bytes literals: as written
+    assert (3, "Python 2 str literal of UTF-8 bytes written as escapes") in [
+        (c.line, c.construct) for c in rewrite.translation_changes(rewrite.parse_legacy(
+            "def f(s):\n    print s\n    return s.replace('\\xc3\\xa9', 'e')\n", "m.py")[1])]
+
+
 def test_run_results_become_text() -> None:
     pair = collections.namedtuple("pair", "name score")
     fetched = [b"word", np.array([b"a", "é".encode(), b"\xff"], dtype=object), np.float32(1.5),
