@@ -38,8 +38,10 @@ def _fed_input(lengths: list[int]) -> tuple[Any, Any, Any, Any]:
                                   tf.constant(np.array(lengths, dtype=np.int32)),
                                   tf.constant(_padded([_sequence(i, n) for i, n in enumerate(lengths)]))])
     index, length, values = queue.dequeue()
+    with tf.control_dependencies([enqueue]):  # close after the enqueue, never before
+        close = queue.close()
     # Dequeued padded to the longest: trim to the element's own length.
-    return tf.group(enqueue, queue.close()), index, length, values[:length]
+    return close, index, length, values[:length]
 
 
 def _padded(rows: list[np.ndarray]) -> np.ndarray:

@@ -23,6 +23,8 @@ with ``allow_small_batch``), then ``take_many`` raises ``OutOfRangeError``.
 from __future__ import annotations
 
 import numbers
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -37,6 +39,8 @@ tf1 = tf.compat.v1
 __all__ = ["SequenceQueueingStateSaver", "NextQueuedSequenceBatch", "batch_sequences_with_states",
            "segment_key"]
 
+#: TensorFlow's QueueRunner class (typed Any: TensorFlow ships no type information).
+_QueueRunner: Any = tf1.train.QueueRunner
 #: The components every barrier element has before the sequences, contexts and states.
 _HEAD = ("length", "total_length", "next_key", "sequence", "sequence_count")
 #: The value of the capacity tokens (ignored; TF 1.15 used an arbitrary constant too).
@@ -259,10 +263,19 @@ class SequenceQueueingStateSaver:
         return self._next_batch
 
     def close(self, cancel_pending_enqueues: bool = False, name: str | None = None) -> tf.Operation:
-        """Close the barrier (no new examples; started ones still complete) and the capacity queue."""
+        """Close the barrier (no new examples; started ones still complete) and the capacity queue.
+
+        With ``cancel_pending_enqueues`` (what a QueueRunner runs when its coordinator
+        stops) only the capacity queue is closed, cancelling the prefetch threads' waits:
+        cancel-closing a Barrier that was closed before hangs in TensorFlow's kernel
+        (measured on 2.21), and nothing waits on the barrier for long here (the mover's
+        takes are bounded).
+        """
         with tf1.name_scope(name, "SQSSClose") as scope:
-            return tf.group(self._barrier.close(cancel_pending_enqueues, "BarrierClose"),
-                            self._capacity_queue.close(cancel_pending_enqueues, "FIFOClose"), name=scope)
+            if cancel_pending_enqueues:
+                return tf.group(self._capacity_queue.close(True, "FIFOClose"), name=scope)
+            return tf.group(self._barrier.close(False, "BarrierClose"),
+                            self._capacity_queue.close(False, "FIFOClose"), name=scope)
 
     # ------------------------------------------------------------- the graph
     def _build_prefetch(self) -> tf.Operation:
@@ -297,9 +310,11 @@ class SequenceQueueingStateSaver:
         return tf.group(*ops, name="StateSaverPrefetchGroup")
 
     def _build_reads(self) -> NextQueuedSequenceBatch:
-        indices, keys, values = self._barrier.take_many(self._batch_size, self._allow_small_batch,
-                                                        name="BarrierTakeMany")
-        part = {name: values[i] for i, name in enumerate(self._names)}
+        mover = _SegmentMover(self)
+        tf1.train.add_queue_runner(mover)
+        values = mover.dequeued()
+        indices, keys = values[0], values[1]
+        part = {name: values[i + 2] for i, name in enumerate(self._names)}
         done = part["sequence"] + 1 >= part["sequence_count"]
         # One capacity token back per example whose last segment this batch holds.
         release = self._capacity_queue.dequeue_many(tf.reduce_sum(tf.cast(done, tf.int32)))
@@ -310,6 +325,127 @@ class SequenceQueueingStateSaver:
                     "sequences": OrderedDict((k, part[f"sequence:{k}"]) for k in self._sequences),
                     "context": OrderedDict((k, part[f"context:{k}"]) for k in self._context)}
         return NextQueuedSequenceBatch(self, received, states)
+
+
+#: How long one take from the barrier may wait before the mover looks at the input again (ms).
+TAKE_WAIT_MS = 500
+#: How long the mover waits, after the input ended, for segments that can never fill a whole batch
+#: (without ``allow_small_batch``) before it ends the output (seconds).
+STALL_SECONDS = 1.0
+#: The mover's pause between looks while the consumer has the segments it waits for (seconds).
+POLL_SECONDS = 0.02
+
+
+class _SegmentMover(_QueueRunner):
+    """The thread that takes whole batches of complete segments from the barrier into a
+    one-batch ``FIFOQueue`` that the consumer's step dequeues.
+
+    Why a thread: a take that waits for ``batch_size`` segments when the input ends with
+    fewer ready, and the others waiting for the state of those, never returns (the
+    Barrier kernel wakes waiting takes only when every element is complete): TF 1.15
+    hung there. The mover takes with a bounded wait and, once the input has ended, asks
+    only for what is ready (``allow_small_batch``), or ends the output when no whole
+    batch can form any more. Registered in ``QUEUE_RUNNERS``; stops with the coordinator.
+    """
+
+    def __init__(self, saver: SequenceQueueingStateSaver) -> None:
+        self._saver = saver
+        self._count = tf1.placeholder_with_default(tf.constant(1, tf.int32), [], name="take_count")
+        indices, keys, values = saver.barrier.take_many(self._count, allow_small_batch=True, name="BarrierTakeMany")
+        types = [tf.int64, tf.string, *saver._component_types()]
+        self._fifo = tf1.FIFOQueue(1, types, name="segment_batches")
+        enqueue = self._fifo.enqueue([indices, keys, *values], name="enqueue_segment_batch")
+        self._probe = (saver._capacity_queue.is_closed(), saver.barrier.ready_size(),
+                       saver.barrier.incomplete_size(), self._fifo.size())
+        self._batch = tf.convert_to_tensor(saver.batch_size, dtype=tf.int32)
+        super().__init__(self._fifo, [enqueue])
+
+    def dequeued(self) -> list[tf.Tensor]:
+        """The consumer's step: one batch, with the static shapes of the components."""
+        values = self._fifo.dequeue(name="dequeue_segment_batch")
+        static = self._saver.batch_size if isinstance(self._saver.batch_size, int) else None
+        first = None if self._saver._allow_small_batch else static
+        shapes = [[], [], *self._saver._component_shapes()]
+        for value, shape in zip(values, shapes):
+            value.set_shape([first, *shape])
+        return list(values)
+
+    def create_threads(self, sess: Any, coord: Any = None, daemon: bool = False,
+                       start: bool = False) -> list[threading.Thread]:
+        """The mover thread (plus, with ``coord``, the base class's closer on stop)."""
+        with self._lock:
+            if self._runs_per_session.get(sess, 0) > 0:
+                return []
+            self._runs_per_session[sess] = 1
+            self._exceptions_raised: list[BaseException] = []
+        threads = [threading.Thread(target=self._move, args=(sess, coord), name="SegmentMover")]
+        if coord is not None:
+            threads.append(threading.Thread(target=self._close_on_stop, args=(sess, self._cancel_op, coord)))
+        for thread in threads:
+            thread.daemon = daemon
+            if start:
+                thread.start()
+        return threads
+
+    def _move(self, sess: Any, coord: Any) -> None:
+        if coord is not None:
+            coord.register_thread(threading.current_thread())
+        try:
+            self._move_until_done(sess, coord)
+        except (tf.errors.CancelledError, tf.errors.OutOfRangeError):
+            pass  # the session or the output queue was closed under us
+        except Exception as exc:  # noqa: BLE001 - reported like a QueueRunner's errors
+            if coord is None:
+                raise
+            coord.request_stop(exc)
+        finally:
+            with self._lock:
+                self._runs_per_session[sess] -= 1
+            try:
+                sess.run(self._close_op)
+            except Exception:  # noqa: BLE001 - the session may be gone already
+                pass
+
+    def _move_until_done(self, sess: Any, coord: Any) -> None:
+        batch = int(sess.run(self._batch))
+        small = bool(self._saver._allow_small_batch)
+        stalled_since: float | None = None
+        options = tf1.RunOptions(timeout_in_ms=TAKE_WAIT_MS)
+        while coord is None or not coord.should_stop():
+            ended, ready, incomplete, waiting = sess.run(self._probe)
+            count = self._count_to_take(bool(ended), int(ready), int(incomplete), batch, small)
+            if count == -1:
+                return
+            if waiting or count == 0:  # the consumer holds what the next take needs
+                stalled_since = None
+                time.sleep(POLL_SECONDS)
+                continue
+            if count == -2:  # nothing in the consumer's hands can complete a whole batch any more
+                stalled_since = stalled_since or time.monotonic()
+                if time.monotonic() - stalled_since > STALL_SECONDS:
+                    return
+                time.sleep(POLL_SECONDS)
+                continue
+            stalled_since = None
+            try:  # the output queue has room, so only the take can wait (and is cancelled whole)
+                sess.run(self.enqueue_ops[0], {self._count: count}, options=options)
+            except tf.errors.DeadlineExceededError:
+                continue
+
+    @staticmethod
+    def _count_to_take(ended: bool, ready: int, incomplete: int, batch: int, small: bool) -> int:
+        """How many segments to take now: ``batch`` while the input runs; after its end
+        what is ready (``small``) or a whole batch; 0 to wait for the consumer, -1 when
+        the output is finished, -2 when no whole batch is in sight (ends after a bound)."""
+        if not ended:
+            return batch
+        if ready == 0 and incomplete == 0:
+            return -1
+        if small:
+            return min(batch, ready)
+        if ready >= batch:
+            return batch
+        return -1 if ready + incomplete < batch else -2
 
 
 # ------------------------------------------------------------------------- the wrapper
