@@ -4,11 +4,11 @@
 legacy packages (:class:`compat.tf1_libraries.recognise.LegacyPackages`) that
 the script and its local modules import, and every module of those packages
 reachable from them through their own imports; each is parsed as the runner
-will read it (never translated from Python 2). :func:`refused_in_packages` keeps,
+will read it (never translated from Python 2). :func:`refused_in_package` keeps,
 of what a checker finds in them, only what the runner cannot handle: the rest
 (every ``import tensorflow as tf`` of a library rewritten) is the library's
-business, not the user's. Imports the standard library and the runner's
-static modules only.
+business, not the user's. Imports the standard library only; the runner's static modules
+(the local-import resolution, the parser) and the checker are imported on use.
 """
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ import importlib.machinery
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from compat.runner import local_imports, rewrite
 from compat.tf1_libraries.recognise import LegacyPackages
+
+if TYPE_CHECKING:  # the checker's static modules, imported on use: a surface imports no program at module level
+    from compat.runner.rewrite import LocalSource
 
 __all__ = ["RefusedInPackage", "package_sources", "refused_in_package", "refused_in_packages"]
 
@@ -56,7 +58,8 @@ def _package_root(top: str) -> tuple[Path, Path] | None:
     return None
 
 
-def _parse(path: Path) -> rewrite.LocalSource:
+def _parse(path: Path) -> LocalSource:
+    from compat.runner import rewrite
     try:
         tree, _ = rewrite.parse_legacy(rewrite.read_source(path), str(path), python2=False)
         return rewrite.LocalSource(path, tree=tree)
@@ -64,14 +67,15 @@ def _parse(path: Path) -> rewrite.LocalSource:
         return rewrite.LocalSource(path, error=err)
 
 
-def package_sources(sources: Iterable[rewrite.LocalSource], packages: LegacyPackages | None = None
-                    ) -> Iterator[rewrite.LocalSource]:
+def package_sources(sources: Iterable[LocalSource], packages: LegacyPackages | None = None
+                    ) -> Iterator[LocalSource]:
     """The modules of the legacy packages ``sources`` (the script's own modules) import, and those
     they import in turn, each parsed once.
 
     ``import pkg.sub`` runs ``pkg/__init__.py`` and ``pkg/sub.py``; the walk then
     follows the package's own absolute and relative imports, staying inside it.
     """
+    from compat.runner import local_imports
     packages = packages or LegacyPackages()
     local = [(s.path, s.tree) for s in sources if s.tree is not None]
     roots: dict[str, tuple[Path, Path]] = {}
@@ -99,7 +103,7 @@ def package_sources(sources: Iterable[rewrite.LocalSource], packages: LegacyPack
                     queue.append(resolved)
 
 
-def refused_in_packages(script: Path, scope: Any, findings_of: Callable[[str, rewrite.LocalSource], Iterable[F]],
+def refused_in_packages(script: Path, scope: Any, findings_of: Callable[[str, LocalSource], Iterable[F]],
                         python2: bool | None = None) -> list[F]:
     """What the runner cannot handle in the legacy packages ``script`` (in ``scope``) imports.
 
@@ -107,6 +111,7 @@ def refused_in_packages(script: Path, scope: Any, findings_of: Callable[[str, re
     the file as the report names it, ``package/module.py``); only the findings not
     ``handled`` are kept.
     """
+    from compat.runner import rewrite
     refused: list[F] = []
     for source in package_sources(list(rewrite.walk_local_modules(Path(script), scope, python2))):
         site = _site_of(source.path)
@@ -117,7 +122,7 @@ def refused_in_packages(script: Path, scope: Any, findings_of: Callable[[str, re
 
 def _site_of(path: Path) -> Path | None:
     for parent in path.parents:
-        if parent.name in local_imports.INSTALLED_PARTS:
+        if parent.name in ("site-packages", "dist-packages"):
             return parent
     return None
 
@@ -155,10 +160,11 @@ def refused_in_package(top: str) -> tuple[RefusedInPackage, ...]:
 @functools.cache
 def _refused_in_package(top: str) -> tuple[RefusedInPackage, ...]:
     from compat.checker import check  # the checker is what calls this (through the surface's uses hook)
+    from compat.runner.rewrite import LocalSource
     bridged = check._scipy_bridged_names()
-    start = rewrite.LocalSource(Path.cwd() / "<check>.py", tree=ast.parse(f"import {top}\n"))
+    start = LocalSource(Path.cwd() / "<check>.py", tree=ast.parse(f"import {top}\n"))
 
-    def findings_of(name: str, source: rewrite.LocalSource) -> list[Any]:
+    def findings_of(name: str, source: LocalSource) -> list[Any]:
         assert source.tree is not None  # package_sources yields parsed modules to check
         checker = check._ModuleChecker(name, source.tree, bridged, python2=False)
         checker.visit(source.tree)

@@ -34,6 +34,16 @@ LAZY = {
         "a spawned child process installs the runner as its parent did; only the child imports it",
     ("compat.child_processes.spawned", "compat.runner.rewrite"):
         "the child compiles the script again through the source rewrite; only the child imports it",
+    ("compat.tf1_libraries.finder", "compat.runner.rewrite"):
+        "an installed TF1-era package is compiled through the runner's source rewrite, only when one is served",
+    ("compat.tf1_libraries.follow", "compat.runner.rewrite"):
+        "check's walk into a served package parses its modules as the runner reads them, only inside check",
+    ("compat.tf1_libraries.follow", "compat.runner.local_imports"):
+        "check's walk into a served package resolves its imports as the local walk does, only inside check",
+    ("compat.tf1_libraries.follow", "compat.checker.check"):
+        "the checker's own verdicts for a served package's modules; reached only from check's uses hook",
+    ("compat.tf1_libraries.surface", "compat.runner.hints"):
+        "a missing TF1-era library is reported with the runner's MISSING_PACKAGES advice, by check only",
 }
 
 
