@@ -525,3 +525,62 @@ def test_a_bomb_in_a_data_folder_is_an_error_line_and_costs_no_memory(tmp_path: 
         assert str(bomb) in result[name] and "pixels" in result[name], name
     assert result["grew"] < 200_000_000  # decoding it would take 1.6 GB
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.tfrecords"))
+
+
+# --------------------------------------- row: memory of pipelines built from arrays
+MEMORY_RUN = """
+    import ctypes, gc, json, sys
+    import numpy as np
+    import tf1_pipelines as tp
+    libc = ctypes.CDLL("libc.so.6")
+
+    def peak():  # the peak RSS since the last reset (VmHWM), in bytes
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM"))
+
+    def reset_peak():
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+
+    def growth(name, x, train, seed):
+        kwargs = dict(arrays={"x": x}, batch_size=4, train=train, seed=seed)
+        with tp.load_pipeline(name, **dict(kwargs, arrays={"x": x[:16].copy()})) as p:
+            p.get_batch()  # TensorFlow and the pipeline's code warmed up
+        gc.collect()
+        libc.malloc_trim(0)  # freed memory back to the system: each case's growth shows
+        reset_peak()
+        base = peak()
+        with tp.load_pipeline(name, **kwargs) as p:
+            for _ in range(3):
+                first = p.get_batch().x
+        return (peak() - base) / x.nbytes, first.shape[1:] == x.shape[1:]
+
+    rng = np.random.default_rng(0)
+    cases = {"scalars": rng.random(int(sys.argv[1]), dtype=np.float32),
+             "rows": rng.random((int(sys.argv[2]), 256), dtype=np.float32)}
+    result = {}
+    for name, kind, train, seed in (("constant", "scalars", True, None),
+                                    ("constant", "scalars", False, None),
+                                    ("constant", "rows", True, None),
+                                    ("constant", "rows", True, 7),
+                                    ("feeding", "scalars", True, None),
+                                    ("feeding", "rows", False, None)):
+        x = cases[kind]
+        result[f"{name} {kind} train={train} seed={seed}"] = growth(name, x, train, seed)
+    print(json.dumps(result))
+"""
+
+
+@pytest.mark.timeout(300)
+def test_pipelines_built_from_arrays_peak_at_a_small_multiple_of_the_datas_bytes() -> None:
+    """Peak RSS growth over a same-process baseline (VmHWM, reset before each case),
+    as a multiple of the array's bytes: 3 million float32 scalars (12 MB; a shuffle
+    buffer of one tensor per row took 53 x) and 12000 rows of 256 floats (12 MB)."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(MEMORY_RUN), "3000000", "12000"],
+                          env=env(), capture_output=True, text=True, timeout=280)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(result) == 6
+    for case, (ratio, shape_ok) in result.items():
+        assert shape_ok, case
+        assert ratio < 6.0, f"{case}: peak RSS grew by {ratio:.1f} x the data"

@@ -19,6 +19,7 @@ The ``constant`` pipeline does this; the state it saves still holds the data
 """
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -55,14 +56,18 @@ def constant_dataset(tensors: Mapping[str, tf.Tensor], batch_size: int | tf.Tens
                      shuffle: bool = True, num_epochs: int | None = None,
                      seed: int | None = None, drop_remainder: bool = False) -> tf.data.Dataset:
     """Batches of the constants' rows: shuffle (all rows, anew each epoch) -> batch ->
-    repeat, so every epoch serves each example once and ends with the remainder."""
-    if shuffle and seed is not None:
-        keyed = _keyed_epochs(tensors, batch_size, num_epochs, seed, drop_remainder)
+    repeat, so every epoch serves each example once and ends with the remainder.
+
+    The shuffle permutes row indices (int32, one per row) and gathers each
+    batch from the arrays, so its memory is a small multiple of the data's bytes
+    whatever the row count: a shuffle buffer of all rows kept one tensor per row,
+    about 214 bytes each (10 million float32 scalars, 40 MB: +2.1 GB). Without a
+    seed the permutations are keyed by a seed drawn at random for this dataset."""
+    if shuffle:
+        key = secrets.randbelow(2**31) if seed is None else seed
+        keyed = _keyed_epochs(tensors, batch_size, num_epochs, key, drop_remainder)
         return seeded(keyed.with_options(_lean_options()), seed)
     dataset = tf1.data.Dataset.from_tensor_slices(tuple(tensors.values()))
-    if shuffle:
-        rows = int(next(iter(tensors.values())).shape[0])
-        dataset = dataset.shuffle(rows, seed=seed, reshuffle_each_iteration=True)
     return dataset.batch(batch_size, drop_remainder=drop_remainder).repeat(num_epochs) \
         .with_options(_lean_options())
 
