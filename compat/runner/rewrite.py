@@ -65,7 +65,7 @@ from compat.rules import DEEP_TF1_IMPORTS, DICT_METHODS, NUMPY_REMOVED, PY2_BUIL
 from compat.runner import local_imports
 from compat.stdlib import generators as stdlib_generators
 from compat.stdlib import keywords as stdlib_keywords
-from compat.stdlib import random_legacy
+from compat.stdlib import random_legacy, regex_flags
 from compat.stdlib import rewrite as stdlib_rewrite
 from compat.surfaces import source_pass
 
@@ -103,7 +103,7 @@ _NUMPY_VALUES: dict[str, Callable[[], Any]] = {name: numpy1_removed.REMOVED[name
 #: GeneratorStop comes first: it reads decorators as written (``@asyncio.coroutine``, which StdlibPass rewrites).
 _SOURCE_PASSES: tuple[Callable[[ast.Module], source_pass.SourcePass], ...] = (
     stdlib_generators.GeneratorStop, numpy1_rewrite.Numpy1Pass, stdlib_rewrite.StdlibPass,
-    stdlib_keywords.CallKeywords)
+    stdlib_keywords.CallKeywords, regex_flags.RegexFlags)
 
 
 # --------------------------------------------------------------------------

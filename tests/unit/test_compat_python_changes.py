@@ -429,3 +429,23 @@ def test_hints_for_bytes_meeting_str_and_pep479() -> None:
     assert all(h.startswith("bytes met a str") for h in failures[:4])
     assert "PEP 479" in failures[4] and "end the generator with return" in failures[4]
     assert failure_hint(TypeError("unsupported operand type(s) for +: 'int' and 'str'")) is None
+
+
+# --------------------------------------------------------------------------
+# re: global inline flags after the start (an error since Python 3.11)
+# --------------------------------------------------------------------------
+
+def test_global_regex_flags_apply_to_the_whole_pattern() -> None:
+    import re
+    with pytest.raises(re.error, match="global flags not at the start"):
+        re.compile(r"\bword(?i)")
+    names = run_legacy(r'''
+        import re
+        found = re.findall(r'\bword(?i)', 'A WORD, a Word, words')
+        replaced = re.sub('x(?s).y', '-', 'ax\ny')
+        fine = re.findall('(?i)a', 'Aa')
+    ''')
+    assert names["found"] == re.findall(r"(?i)\bword", "A WORD, a Word, words") == ["WORD", "Word", "word"]
+    assert names["replaced"] == re.sub("(?s)x.y", "-", "ax\ny") == "a-"
+    assert names["fine"] == ["A", "a"]
+    assert changes("import re\nre.compile('a(?i)')\nre.compile('(?i)a')\n") == [(2, "re.compile('a(?i)')")]
