@@ -30,12 +30,13 @@ def test_binary_file_read_in_text_mode_names_py2_and_then_runs_with_it(tmp_path:
     (tmp_path / "image.jpg").write_bytes(bytes([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46]))
     source = """
         import tensorflow as tf
-        data = tf.gfile.FastGFile("image.jpg", "r").read()
+        data = open("image.jpg").read()
         print("%d %s" % (len(data), data[:2] == b"\\xff\\xd8"))
     """
     failed = run(tmp_path, source)
     assert failed.returncode == 1
-    assert any(line.startswith("compat: script.py:2: ") and "--py2" in line for line in compat_lines(failed))
+    # open()'s decoding fails in a frame of <frozen codecs>, so the hint's location is not checked here
+    assert any("a binary file was read in text mode" in line and "--py2" in line for line in compat_lines(failed))
     fixed = run(tmp_path, source, "--py2")
     assert fixed.returncode == 0, fixed.stderr[-2000:]
     assert fixed.stdout.split() == ["8", "True"]
@@ -97,8 +98,10 @@ def test_check_predicts_the_recognised_failures(tmp_path: Path) -> None:
     """
     found = findings(tmp_path, source)
     assert [f.status for f in found[3]] == ["unsupported"] and "import tensorflow as tf" in found[3][0].action
-    assert "unsupported" in [f.status for f in found[4]] and "--py2" in found[4][0].action
-    assert all(f.status != "unsupported" for f in found.get(5, []))
+    # tf.gfile text reads return a binary file's bytes under the runner (TF <= 1.0's behaviour): not a failure
+    assert [f.status for f in found[4]][0] == "bridged" and "the bytes otherwise" in found[4][0].action
+    assert all(f.status != "unsupported" for f in found[4]) and all(
+        f.status != "unsupported" for f in found.get(5, []))
     with_py2 = findings(tmp_path, source, python2=True)
     assert "bridged" in [f.status for f in with_py2[4]]
 
