@@ -154,6 +154,7 @@ class ValidationMonitor(EveryN):
         results = self._estimator.evaluate(x=self.x, y=self.y, input_fn=self.input_fn, batch_size=self.batch_size,
                                            steps=self.eval_steps, metrics=self.metrics, hooks=self.hooks,
                                            name=self.name)
+        _LOG.info("Validation (step %d): %s", step, ", ".join(f"{k} = {v}" for k, v in results.items()))
         if self.early_stopping_rounds is None:
             return False
         if self.early_stopping_metric not in results:
