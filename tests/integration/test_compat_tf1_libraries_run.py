@@ -43,7 +43,7 @@ def tf1_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A ``site-packages`` folder holding :data:`LIBRARIES`, installed once per test session."""
     site = tmp_path_factory.mktemp("tf1_libraries") / "site-packages"
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
-               "--disable-pip-version-check", "--target", str(site), *LIBRARIES]
+               "--disable-pip-version-check", "--timeout", "30", "--retries", "2", "--target", str(site), *LIBRARIES]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
     except subprocess.TimeoutExpired:
@@ -225,20 +225,18 @@ def test_a_notebook_under_the_kernel_serves_the_library_too(tf1_site: Path, tmp_
     assert "DIFF 0.0 (2, 1)" in done.stdout
 
 
-@pytest.mark.timeout(2 * RUN_TIMEOUT + 30)
-def test_legacy_package_flag_serves_an_unrecognised_package_and_the_hint_names_it(tmp_path: Path) -> None:
+@pytest.mark.timeout(RUN_TIMEOUT + 30)
+def test_legacy_package_flag_serves_an_unrecognised_package(tmp_path: Path) -> None:
+    # Without the option this package fails on np.float (NumPy 2), and the runner's last line names the
+    # option: tests/unit/test_compat_tf1_libraries.py checks that hint.
     site = tmp_path / "site-packages"
     write(site / "plainold" / "__init__.py", "import numpy as np\nVALUE = np.float(7) / 2\n")
     script = write(tmp_path / "uses_plainold.py", "import plainold\nprint('VALUE', plainold.VALUE)\n")
-    env = dict(quiet_env(), PYTHONPATH=str(site))
-    runs = {flag: subprocess.run([sys.executable, "-m", "compat", "run", *flag, str(script)], cwd=tmp_path, env=env,
-                                 capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
-            for flag in [(), ("--legacy-package", "plainold")]}
-    served = runs[("--legacy-package", "plainold")]
+    served = subprocess.run([sys.executable, "-m", "compat", "run", "--legacy-package", "plainold", str(script)],
+                            cwd=tmp_path, env=dict(quiet_env(), PYTHONPATH=str(site)), capture_output=True, text=True,
+                            timeout=RUN_TIMEOUT, check=False)
     assert served.returncode == 0 and "VALUE 3.5" in served.stdout, served.stderr[-3000:]
-    plain = runs[()]
-    assert plain.returncode == 1
-    assert "run with `python -m compat run --legacy-package plainold SCRIPT`" in plain.stderr
+    assert not list(site.rglob("*.pyc"))
 
 
 @pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
