@@ -364,6 +364,97 @@ display(Markdown(
     f"keeps 16 × 1024 = 16384 examples."))
 
 # %% [markdown]
+# ## 4. Bucketing sentences of different lengths
+#
+# Sequence models of 2016–2017 (seq2seq, speech, NMT) batched variable-length sentences padded to
+# the longest of the batch, and grouped sentences of similar length first so that little of each
+# batch is padding. The queue way was `tf.contrib.training.bucket_by_sequence_length` (one queue per
+# bucket, `dynamic_pad=True`; here from `tf1_pipelines.inputs.bucketing`, which
+# `python -m compat run` serves under that name); the tf.data way is `Dataset.bucket_by_sequence_length`.
+# Sentences are made from a fixed word list with a seeded generator; we count the padding each way
+# and check that every sentence came out once.
+
+# %%
+from tf1_pipelines.inputs.bucketing import bucket_by_sequence_length
+
+WORDS = "the a cat dog sat on mat and ran to home fast slow red blue big small".split()
+NUM_SENTENCES = 200 if SMALL else 2000
+BOUNDARIES, SENTENCE_BATCH = [6, 11, 16], 16
+rng = np.random.RandomState(0)
+lengths = rng.randint(1, 21, size=NUM_SENTENCES)
+sentences = [rng.randint(1, len(WORDS), size=n) for n in lengths]  # word ids; 0 is padding
+padded = np.zeros((NUM_SENTENCES, lengths.max()), np.int64)
+for i, s in enumerate(sentences):
+    padded[i, :len(s)] = s
+
+
+def queue_buckets() -> list[np.ndarray]:
+    """Batches from the TF1 queue recipe: slice_input_producer -> bucket_by_sequence_length."""
+    with tf.Graph().as_default():
+        row, n = tf1.train.slice_input_producer([padded, lengths.astype(np.int32)], num_epochs=1,
+                                                shuffle=False)
+        _, (batch,) = bucket_by_sequence_length(n, [row[:n]], SENTENCE_BATCH, BOUNDARIES,
+                                                dynamic_pad=True, allow_smaller_final_batch=True)
+        out = []
+        with tf1.Session() as sess:
+            sess.run(tf1.local_variables_initializer())
+            coord = tf1.train.Coordinator()
+            threads = tf1.train.start_queue_runners(sess, coord)
+            try:
+                while True:
+                    out.append(sess.run(batch))
+            except tf.errors.OutOfRangeError:
+                pass
+            coord.request_stop()
+            coord.join(threads)
+    return out
+
+
+def dataset_batches(bucketed: bool) -> list[np.ndarray]:
+    """Batches from tf.data: padded_batch alone, or bucket_by_sequence_length."""
+    with tf.Graph().as_default():
+        data = tf.data.Dataset.from_generator(lambda: iter(sentences),
+                                              output_signature=tf.TensorSpec([None], tf.int64))
+        if bucketed:
+            data = data.bucket_by_sequence_length(lambda s: tf.shape(s)[0], BOUNDARIES,
+                                                  [SENTENCE_BATCH] * (len(BOUNDARIES) + 1))
+        else:
+            data = data.padded_batch(SENTENCE_BATCH)
+        batch = tf1.data.make_one_shot_iterator(data).get_next()
+        out = []
+        with tf1.Session() as sess:
+            try:
+                while True:
+                    out.append(sess.run(batch))
+            except tf.errors.OutOfRangeError:
+                pass
+    return out
+
+
+def padding_share(batches: list[np.ndarray]) -> float:
+    cells = sum(b.size for b in batches)
+    return 1 - sum(int((b != 0).sum()) for b in batches) / cells
+
+
+BUCKETING = {"tf.data padded_batch, no buckets": dataset_batches(False),
+             "queue bucket_by_sequence_length": queue_buckets(),
+             "tf.data bucket_by_sequence_length": dataset_batches(True)}
+words_in = sorted(tuple(s) for s in sentences)
+rows = []
+for name, batches in BUCKETING.items():
+    words_out = sorted(tuple(r[r != 0]) for b in batches for r in b)
+    rows.append(f"| {name} | {len(batches)} | {padding_share(batches):.0%} | {words_out == words_in} |")
+display(Markdown("| input | batches | padding | every sentence once |\n|---|---|---|---|\n" + "\n".join(rows)))
+
+# %% [markdown]
+# **Reading.** Without buckets a batch is padded to its longest sentence, so with lengths spread
+# over 1–20 words about half of every batch is padding. Both bucketing recipes keep the lengths
+# of a batch within one bucket (here 1–5, 6–10, 11–15, 16+ words) and pad far less, and both
+# deliver every sentence once: the queue version hands over each bucket's last, smaller batch at
+# the end of the epoch (`allow_smaller_final_batch=True`; TensorFlow 1.15 itself lost those, see
+# docs/divergences.md), as tf.data does by default.
+
+# %% [markdown]
 # ## Summary
 
 # %%
