@@ -81,3 +81,8 @@ class LegacyPackageFinder(importlib.abc.MetaPathFinder):
             spec.loader = _installed_loader(fullname, spec.origin, self.helpers)
         self.served.append(fullname)
         return spec
+
+    def owns(self, module: types.ModuleType) -> bool:
+        """True for a module this finder served: TF1 code, as the script's own modules are
+        (for :attr:`compat.surfaces.Context.owns_module`, which decides where TF1 semantics apply)."""
+        return getattr(module, "__name__", None) in self.served

@@ -129,6 +129,7 @@ def test_legacy_package_is_rewritten_in_memory_and_others_are_not(site: Path) ->
     assert arrays.DATA == np.arange(3, dtype=np.uint8).tobytes() == b"\x00\x01\x02"
     assert plain.HAS_FLOAT is hasattr(np, "float")  # left alone: NumPy 2 has no np.float
     assert finder.served == ["oldlib", "oldlib.arrays"]
+    assert finder.owns(arrays) and not finder.owns(plain)
     assert not list((site / "oldlib").rglob("*.pyc"))  # compiled in memory: no bytecode next to the files
 
 
