@@ -165,3 +165,18 @@ def test_which_bucket_for_length_matches_the_documented_edges() -> None:
     # Bucket 0: length < b[0]; bucket i: b[i-1] <= length < b[i]; last: length >= b[-1].
     assert [bucketing.which_bucket_for_length(n, BOUNDARIES) for n in (0, 2, 3, 5, 6, 8, 9, 100)] == \
         [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_a_monitored_session_drives_the_runners_to_the_end() -> None:
+    # MonitoredSession starts the QUEUE_RUNNERS itself and stops at the OutOfRangeError.
+    lengths = _lengths(20)
+    with tf.Graph().as_default():
+        fill, index, length, _ = _fed_input(lengths)
+        _, (out_index,) = bucketing.bucket_by_sequence_length(length, [index], BATCH, BOUNDARIES,
+                                                              allow_smaller_final_batch=True)
+        seen: list[int] = []
+        scaffold = tf1.train.Scaffold(local_init_op=tf.group(tf1.local_variables_initializer(), fill))
+        with tf1.train.MonitoredSession(session_creator=tf1.train.ChiefSessionCreator(scaffold=scaffold)) as sess:
+            while not sess.should_stop():
+                seen.extend(int(i) for i in sess.run(out_index))
+    assert sorted(seen) == list(range(20))
