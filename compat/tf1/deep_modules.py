@@ -46,8 +46,8 @@ DEEP_ADDITIONS: dict[str, dict[str, str]] = {
         "Tensor": "tensorflow.python.framework.tensor:Tensor",
     },
     # Installed TF1-era libraries (compat.tf1_libraries) import these from TF 1.x's internal modules.
-    # nest.is_sequence was deprecated for is_nested (the same function) in TF 2.4 and removed later;
-    # TFLearn 0.5.0's layers/recurrent.py imports it at the top.
+    # TF 1.15's nest.is_nested just returned is_sequence(seq); the old name is gone by TF 2.14 (TFLearn's
+    # pull request #1173), and TFLearn 0.5.0's layers/recurrent.py imports it at the top.
     "tensorflow.python.util.nest": {
         "is_sequence": "tensorflow.python.util.nest:is_nested",
     },
