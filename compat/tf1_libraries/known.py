@@ -42,6 +42,9 @@ KNOWN_LIBRARIES: tuple[KnownLibrary, ...] = (
     KnownLibrary("prettytensor", "prettytensor", "0.7.4"),
     KnownLibrary("tensorpack", "tensorpack", "0.9.9", below="0.10",
                  note="0.10 and later run on TensorFlow 2 through tf.compat.v1 by themselves"),
+    # Never released to PyPI (setup.py of keras-team/keras-contrib says 2.0.8): served when installed from git.
+    KnownLibrary("keras_contrib", "keras-contrib", "2.0.8",
+                 note="never released to PyPI; its repository is archived"),
 )
 
 

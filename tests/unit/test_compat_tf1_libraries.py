@@ -215,11 +215,15 @@ def test_failure_inside_an_unrecognised_installed_package_names_the_flag(tmp_pat
 
 
 def test_check_reports_known_library_not_installed() -> None:
-    if importlib.machinery.PathFinder.find_spec("prettytensor") is not None:
-        pytest.fail("prettytensor is installed in the project's environment: this test expects it absent")
-    uses = list(surface.SURFACE.uses(ast.parse("import prettytensor as pt\nimport numpy\n")))  # type: ignore[misc]
-    assert [(u.construct, u.status) for u in uses] == [("import prettytensor", "unsupported")]
+    for name in ("prettytensor", "keras_contrib"):
+        if importlib.machinery.PathFinder.find_spec(name) is not None:
+            pytest.fail(f"{name} is installed in the project's environment: this test expects it absent")
+    source = "import prettytensor as pt\nimport numpy\nfrom keras_contrib.layers import CRF\n"
+    uses = list(surface.SURFACE.uses(ast.parse(source)))  # type: ignore[misc]
+    assert [(u.construct, u.status) for u in uses] == [("import prettytensor", "unsupported"),
+                                                       ("import keras_contrib", "unsupported")]
     assert "prettytensor" in uses[0].action and "0.7.4" in uses[0].action
+    assert "keras-contrib 2.0.8" in uses[1].action and "never released to PyPI" in uses[1].action
 
 
 @pytest.mark.parametrize(("args", "message"), [
