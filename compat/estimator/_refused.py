@@ -13,7 +13,7 @@ import functools
 from typing import Any
 
 from compat.errors import LegacyAPIError
-from compat.estimator import _forward
+from compat.estimator._forward import api_module
 
 __all__ = ["BOOSTED_TREES", "BOOSTED_TREES_REPLACEMENT", "boosted_trees_class"]
 
@@ -77,4 +77,4 @@ def boosted_trees_class(name: str) -> type:
     namespace = {"__init__": init, "__doc__": f"Refused: {BOOSTED_TREES_REPLACEMENT}.", "__module__": __name__}
     for method in ("experimental_feature_importances", "experimental_predict_with_explanations"):
         namespace[method] = _refusing_method(name, method)
-    return type(name, (_forward.api_module().Estimator,), namespace)
+    return type(name, (api_module().Estimator,), namespace)
