@@ -83,7 +83,9 @@ SLOW_CONVERT = """
 
 @pytest.mark.timeout(240)
 def test_a_second_convert_into_a_folder_being_written_is_refused_naming_the_writer(
-        tmp_path: Path, pngs: list[str]) -> None:
+        tmp_path: Path, pngs: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from tf1_pipelines.__main__ import main
+
     out = tmp_path / "out"
     args = ["convert", os.path.dirname(pngs[0]), str(out), "--tfrecord-num", "3",
             "--patch-size", "16"]
@@ -96,15 +98,15 @@ def test_a_second_convert_into_a_folder_being_written_is_refused_naming_the_writ
             assert first.poll() is None, first.communicate()
             assert time.monotonic() < deadline, "the first convert never started writing"
             time.sleep(0.05)
-        second = subprocess.run([sys.executable, "-m", "tf1_pipelines", *args], env=env(),
-                                capture_output=True, text=True, timeout=180, check=False)
+        second = main(args)  # in this process: the lock is the other process's
         go.write_text("")
         out_first, err_first = first.communicate(timeout=180)
     finally:
         if first.poll() is None:
             first.kill()
-    assert second.returncode == 2 and "Traceback" not in second.stderr, second.stderr
-    [line] = error_lines(second.stderr)
+    err = capsys.readouterr().err
+    assert second == 2 and "Traceback" not in err, err
+    [line] = error_lines(err)
     assert f"being written by process {first.pid}" in line and str(out) in line
     assert first.returncode == 0, err_first
     assert "example number: 8" in out_first
@@ -137,6 +139,35 @@ def test_a_writer_waits_with_a_bound_and_a_dead_holder_is_stale(tmp_path: Path) 
         writers.write(0, b"x")
         assert folder_lock.holder_pid(folder_lock.lock_path(folder)) == os.getpid()
     assert os.listdir(folder) == ["a.tfrecords"]  # no lock file, no manifest of its own
+
+
+@pytest.mark.timeout(60)
+def test_the_folder_lock_is_reentrant_in_a_thread_and_excludes_other_threads(tmp_path: Path) -> None:
+    import threading
+
+    folder = tmp_path / "f"
+    outcome: list[BaseException | str] = []
+
+    def other_thread() -> None:
+        try:
+            with folder_lock.folder_lock(folder, timeout=0):
+                outcome.append("took it")
+        except folder_lock.FolderLockTimeout as exc:
+            outcome.append(exc)
+
+    with folder_lock.folder_lock(folder, timeout=0):
+        with folder_lock.folder_lock(folder, timeout=0):  # the cache around its export
+            assert folder_lock.holder_pid(folder_lock.lock_path(folder)) == os.getpid()
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join(timeout=30)
+        assert folder_lock.holder_pid(folder_lock.lock_path(folder)) == os.getpid()  # still held
+    [refused] = outcome
+    assert isinstance(refused, folder_lock.FolderLockTimeout)
+    assert "another thread of this process" in str(refused) and str(folder) in str(refused)
+    assert os.listdir(folder) == []  # released: nothing of the lock stays
+    other_thread()
+    assert outcome[-1] == "took it"
 
 
 # --------------------------------------------- row: a user's own *.partial file
