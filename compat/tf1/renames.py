@@ -215,6 +215,10 @@ RENAMES: tuple[Rename, ...] = (
     Rename(old="split", new="tf.compat.v1.split(value, num_or_size_splits, axis)",
            description="pre-1.0 order split(split_dim, num_split, value) and keywords split_dim=/num_split= "
                        "accepted", adapter=tf0_ops.split, old_call="int_first"),
+    *(Rename(old=name, new=f"tf.compat.v1.{name}(indices, values, dense_shape)",
+             description="the keyword shape= of TF <= 0.12 (dense_shape since 1.0) accepted",
+             adapter=getattr(tf0_ops, name), old_call="keyword:shape")
+      for name in ("SparseTensor", "SparseTensorValue")),
     Rename(old="sparse_split", new="tf.compat.v1.sparse_split(sp_input=, num_split=, axis=)",
            description="pre-1.0 positional order (split_dim, num_split, sp_input); 1.x took keywords only",
            adapter=tf0_ops.sparse_split, old_call="positional"),

@@ -34,6 +34,8 @@ __all__ = [
     "merge_all_summaries",
     "merge_summary",
     "nce_loss",
+    "SparseTensor",
+    "SparseTensorValue",
     "ones_initializer",
     "per_image_whitening",
     "resize_images",
@@ -53,6 +55,40 @@ __all__ = [
 def _v1() -> Any:
     import tensorflow as tf
     return tf.compat.v1
+
+
+class _DenseShapeKeyword(type):
+    """A stand-in for today's class of the same name in ``tf.compat.v1`` that also takes TF <= 0.12's
+    keyword ``shape=`` (``dense_shape`` since 1.0). Calling it makes today's object; ``isinstance``,
+    ``issubclass`` and class attributes (``SparseTensor.from_value``) answer as today's class does."""
+
+    def _target(cls) -> Any:
+        return getattr(_v1(), cls.__name__)
+
+    def __call__(cls, *args: Any, shape: Any = None, **kwargs: Any) -> Any:
+        if shape is not None:
+            if "dense_shape" in kwargs:
+                raise TypeError(f"tf.{cls.__name__}() got both 'shape' (its name before TensorFlow 1.0) and "
+                                "'dense_shape'; pass only 'dense_shape'")
+            kwargs["dense_shape"] = shape
+        return cls._target()(*args, **kwargs)
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, cls._target())
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, cls._target())
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(cls._target(), name)
+
+
+class SparseTensor(metaclass=_DenseShapeKeyword):
+    """``tf.SparseTensor(indices, values, dense_shape)``, also with TF <= 0.12's ``shape=`` keyword."""
+
+
+class SparseTensorValue(metaclass=_DenseShapeKeyword):
+    """``tf.SparseTensorValue(indices, values, dense_shape)``, also with TF <= 0.12's ``shape=`` keyword."""
 
 
 def _is_axis(value: Any) -> bool:

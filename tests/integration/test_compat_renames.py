@@ -562,3 +562,19 @@ def test_check_spots_the_0_11_resize_call(tmp_path: Path) -> None:
     """)
     found = {(f.line, f.status) for f in check.check_script(tmp_path / "resize.py").findings}
     assert (3, "bridged") in found and (4, "bridged") not in found
+
+
+def test_sparse_tensor_takes_the_pre_1_0_shape_keyword(ns: Any) -> None:
+    indices, values = [[0, 0], [1, 2]], np.array([1.0, 2.0], np.float32)
+    expected = np.zeros((2, 3), np.float32)
+    expected[0, 0], expected[1, 2] = 1.0, 2.0
+    dense = run_graph(lambda: tf.sparse.to_dense(ns.SparseTensor(indices=indices, values=values, shape=[2, 3])))
+    assert_close(dense, expected)
+    with tf.Graph().as_default():
+        made = ns.SparseTensor(indices, values, [2, 3])  # today's positional call, unchanged
+        assert isinstance(made, ns.SparseTensor) and type(made) is tf.SparseTensor
+        assert ns.SparseTensor.from_value == tf.SparseTensor.from_value  # a bound classmethod: equal, not identical
+        with pytest.raises(TypeError, match="both 'shape'.*'dense_shape'"):
+            ns.SparseTensor(indices, values, dense_shape=[2, 3], shape=[2, 3])
+    value = ns.SparseTensorValue(indices=indices, values=values, shape=[2, 3])
+    assert isinstance(value, tf.compat.v1.SparseTensorValue) and list(value.dense_shape) == [2, 3]
