@@ -622,3 +622,17 @@ def test_pipelines_built_from_arrays_peak_at_a_small_multiple_of_the_datas_bytes
     for case, (ratio, shape_ok) in result.items():
         assert shape_ok, case
         assert ratio < 6.0, f"{case}: peak RSS grew by {ratio:.1f} x the data"
+
+
+@pytest.mark.timeout(60)
+def test_a_small_file_written_on_a_full_disk_names_the_folder(tmp_path: Path) -> None:
+    from tf1_pipelines.records.writer import write_file_atomically
+
+    def write(tmp: str) -> None:
+        Path(tmp).write_bytes(b"12")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError) as caught:
+        write_file_atomically(str(tmp_path / "sample_num.txt"), write)
+    assert caught.value.errno == errno.ENOSPC and repr(str(tmp_path)) in str(caught.value)
+    assert "2 B" in str(caught.value) and os.listdir(tmp_path) == []

@@ -190,12 +190,18 @@ class AtomicRecordWriters:
 
 def write_file_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call ``write(tmp_path)`` and rename the result to ``path`` when it returns
-    (``tmp_path``: a :func:`temporary_name`, so no user's file is touched)."""
+    (``tmp_path``: a :func:`temporary_name`, so no user's file is touched). A full
+    disk is :func:`disk_full`'s one line naming the folder."""
     path = os.fspath(path)
     partial = temporary_name(path)
     try:
         write(partial)
         os.replace(partial, path)
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        written = os.path.getsize(partial) if os.path.isfile(partial) else 0
+        raise disk_full(os.path.dirname(os.path.abspath(path)), written) from exc
     finally:
         if os.path.exists(partial):
             os.remove(partial)
