@@ -636,3 +636,38 @@ def test_a_small_file_written_on_a_full_disk_names_the_folder(tmp_path: Path) ->
         write_file_atomically(str(tmp_path / "sample_num.txt"), write)
     assert caught.value.errno == errno.ENOSPC and repr(str(tmp_path)) in str(caught.value)
     assert "2 B" in str(caught.value) and os.listdir(tmp_path) == []
+
+
+DYING_EXPORT = """
+    import os, sys
+    import numpy as np
+    from tf1_pipelines.pipelines.stylegan_lod import TFRecordExporter
+    exporter = TFRecordExporter(sys.argv[1], 2, print_progress=False)
+    exporter.add_image(np.zeros((3, 8, 8), np.uint8))
+    exporter.add_labels(np.zeros((1, 4), np.float32))
+    os._exit(0)  # dies as SIGKILL would end it: no close, no abort, no finally
+"""
+
+
+@pytest.mark.timeout(180)
+def test_the_lod_exporters_leftovers_of_a_killed_export_go_with_the_next_export(
+        tmp_path: Path) -> None:
+    from tf1_pipelines.pipelines.stylegan_lod import TFRecordExporter
+
+    out = tmp_path / "faces"
+    out.mkdir()
+    (out / "faces-rxx.labels.partial").write_bytes(b"the user's")
+    subprocess.run([sys.executable, "-c", textwrap.dedent(DYING_EXPORT), str(out)], env=env(),
+                   check=True, capture_output=True, timeout=150)
+    left = sorted(n for n in os.listdir(out) if n.startswith(".") and n.endswith(".partial"))
+    assert len(left) == 3  # two LOD files and the labels, each listed in the manifest
+    assert sorted(json.loads((out / manifest.MANIFEST_NAME).read_text())["partial"]) == left
+    images = np.random.default_rng(2).integers(0, 256, (2, 3, 8, 8), dtype=np.uint8)
+    with TFRecordExporter(str(out), 2, print_progress=False) as again:
+        for image in images:
+            again.add_image(image)
+        again.add_labels(np.ones((2, 4), np.float32))
+    assert not [n for n in os.listdir(out) if n.startswith(".") and n.endswith(".partial")]
+    assert (out / "faces-rxx.labels.partial").read_bytes() == b"the user's"
+    assert np.load(out / "faces-rxx.labels").tolist() == np.ones((2, 4)).tolist()
+    assert "partial" not in json.loads((out / manifest.MANIFEST_NAME).read_text())

@@ -211,6 +211,7 @@ class TFRecordExporter:
             published = self._writers.commit() if self._writers is not None else []
             if self._staged_labels is not None:
                 os.replace(self._staged_labels, self.labels_path)
+                self._forget_labels_partial(self._staged_labels)
                 self._staged_labels = None
                 self._labels_published = True
         except BaseException:  # a full disk at the last flush: remove every temporary file
@@ -235,8 +236,8 @@ class TFRecordExporter:
             return
         if self._writers is not None:
             self._writers.abort()
-        if self._staged_labels is not None and os.path.exists(self._staged_labels):
-            os.remove(self._staged_labels)
+        if self._staged_labels is not None:
+            self._forget_labels_partial(self._staged_labels)
         self._staged_labels = None
         self._closed = True
 
@@ -290,15 +291,26 @@ class TFRecordExporter:
             raise DataError(f"labels have {rows} rows, but {self.cur_images} images were added; "
                             "add_labels needs one row per image", path=self.labels_path)
         partial = temporary_name(self.labels_path)  # never a user's own file
+        # Listed while it exists, so the next writer of the folder removes it if we die.
+        manifest.add_partials(self.tfrecord_dir, [os.path.basename(partial)], os.getpid())
         with open(partial, "wb") as f:
             np.save(f, labels.astype(np.float32))
         if self._closed:
-            manifest.check_ours(self.tfrecord_dir, [os.path.basename(self.labels_path)],
-                                "overwrite", self.force)
-            os.replace(partial, self.labels_path)
-            manifest.record(self.tfrecord_dir, [self.labels_path])
+            try:
+                manifest.check_ours(self.tfrecord_dir, [os.path.basename(self.labels_path)],
+                                    "overwrite", self.force)
+                os.replace(partial, self.labels_path)
+                manifest.record(self.tfrecord_dir, [self.labels_path])
+            finally:
+                self._forget_labels_partial(partial)
         else:
             self._staged_labels = partial
+
+    def _forget_labels_partial(self, partial: str) -> None:
+        """Remove the labels' temporary file if it is still there, and unlist it."""
+        if os.path.exists(partial):
+            os.remove(partial)
+        manifest.drop_partials(self.tfrecord_dir, [os.path.basename(partial)])
 
     def __enter__(self) -> Self:
         return self
