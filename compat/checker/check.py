@@ -452,8 +452,6 @@ class _ModuleChecker(ast.NodeVisitor):
             if row is not None and row.kept_in_1_0 and _is_old_call(node, row.old_call):
                 self._add(node, _short(node), ("bridged", f"pre-1.0 call of tf.{row.old}, accepted by the "
                                                           f"runner: {row.description}"))
-        if chain is not None and chain[0] in self._aliases.tensorflow and chain[1][-1] == "FastGFile":
-            self._add(node, _short(node), self._fast_gfile_verdict(node))
         if _imports_tensorflow_dynamically(node):
             self._add(node, _short(node), ("unsupported", "gives TensorFlow 2's own module, not the TF1 namespace "
                                                           "the runner gives to `import tensorflow as tf`: use that "
@@ -465,18 +463,6 @@ class _ModuleChecker(ast.NodeVisitor):
             self._add(node, _short(node), ("unsupported", "Python 2 cmp= argument; use "
                                                           "key=functools.cmp_to_key(f)"))
         self.generic_visit(node)
-
-    def _fast_gfile_verdict(self, node: ast.Call) -> Verdict | None:
-        """``tf.gfile.FastGFile(path, 'r')``, mostly used for images and graphs: bytes under Python 2 only."""
-        mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
-        text_mode = isinstance(mode, ast.Constant) and isinstance(mode.value, str) and "b" not in mode.value
-        if not text_mode:
-            return None
-        if self._python2:
-            return "bridged", "Python 2 text-mode read: the runner reads the file's bytes when they are not UTF-8"
-        return "unsupported", ("text-mode read in a Python 3 module: a binary file (an image, a graph) fails with "
-                               "UnicodeDecodeError; Python 2 read bytes: run with --py2 if the code was written "
-                               "for Python 2, or use 'rb'")
 
     def visit_Name(self, node: ast.Name) -> None:
         if (isinstance(node.ctx, ast.Load) and node.id in rules.PY2_BUILTINS_UNSUPPORTED

@@ -768,7 +768,10 @@ class LocalScope:
         return any(resolved.is_relative_to(folder) for folder in self.exclude)
 
     def contains(self, path: str | Path) -> bool:
-        """True if ``path`` is one of the script's own source files."""
+        """True if ``path`` is one of the script's own source files (never a pseudo-file such as
+        ``<frozen codecs>`` or ``<string>``, which would resolve inside the working folder)."""
+        if str(path).startswith("<"):
+            return False
         try:
             resolved = Path(path).resolve()
         except (OSError, RuntimeError):

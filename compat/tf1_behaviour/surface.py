@@ -48,4 +48,6 @@ SURFACE = Surface(
              "TF 1.x's summary tags and graph names, NCHW convolutions on a CPU"),
     after_tensorflow=_after_tensorflow,
     uses=_uses,
+    # After the TF1 surface (90): its NCHW wrapper must sit outside old_semantics' conv2d_backprop_input one.
+    order=95,
 )

@@ -18,8 +18,9 @@ import pytest
 from helpers.scripts import write
 
 import compat
-from compat.checker import check, fallbacks
+from compat.checker import check
 from compat.runner import local_imports, rewrite
+from compat.surfaces import fallbacks
 
 TIMEOUT = 120
 COMPAT_DIR = os.path.dirname(os.path.abspath(compat.__file__))

@@ -580,3 +580,10 @@ def test_tf1_run_console_script_is_run(tmp_path: Path) -> None:
                             text=True, timeout=TIMEOUT)
     assert result.returncode == 2
     assert "cannot run missing_script.py: no such file" in result.stderr
+
+
+def test_a_pseudo_file_is_never_the_scripts_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # "<frozen codecs>" would resolve to tmp_path/<frozen codecs>
+    scope = rewrite.LocalScope(tmp_path)
+    assert scope.contains(tmp_path / "module.py")
+    assert not scope.contains("<frozen codecs>") and not scope.contains("<string>")
