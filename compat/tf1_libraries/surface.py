@@ -40,7 +40,12 @@ __all__ = ["SURFACE", "installed_failure_hint"]
 
 def _finders(context: Context) -> Sequence[importlib.abc.MetaPathFinder]:
     named = tuple(context.options.get("legacy_packages", ()) or ())
-    return [LegacyPackageFinder(LegacyPackages(named), context.helpers), CompatV1EstimatorFinder()]
+    finder = LegacyPackageFinder(LegacyPackages(named), context.helpers)
+    # A served library's modules are TF1 code as the script's own are (AutoGraph kept off their
+    # functions, ...): the hooks installed after this read the widened predicate.
+    owns_file = context.owns_module
+    context.owns_module = lambda module: owns_file(module) or finder.owns(module)
+    return [finder, CompatV1EstimatorFinder()]
 
 
 @functools.cache

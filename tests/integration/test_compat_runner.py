@@ -116,7 +116,7 @@ def test_syntax_error_in_script_names_file_and_line(tmp_path: Path) -> None:
     (("frobnicate", "x.py"), 2, "stderr", "unknown command 'frobnicate'"),
     (("run",), 2, "stderr", "run: no script given"),
     (("check", "a.py", "b.py"), 2, "stderr", "exactly one script"),
-    (("--help",), 0, "stdout", "python -m compat run [--py2] SCRIPT"),
+    (("--help",), 0, "stdout", "python -m compat run [--py2] [--allow-pickle] [--legacy-package NAME ...] SCRIPT"),
     (("run", "--help"), 0, "stdout", "python -m compat check [--py2] SCRIPT"),
 ])
 def test_usage(tmp_path: Path, argv: tuple[str, ...], status: int, stream: str, text: str) -> None:

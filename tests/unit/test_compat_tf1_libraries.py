@@ -292,3 +292,16 @@ def test_check_reports_what_is_refused_inside_a_served_package_as_a_warning(site
         ("oldlib/profiling.py:2: from tensorflow.contrib.memory_stats import ...", "warning")]
     assert "oldlib 1.0 requires TensorFlow 1" in uses[0].action
     assert "tf.contrib.memory_stats is not provided" in uses[1].action and "inside oldlib" in uses[1].action
+
+
+def test_a_served_librarys_modules_count_as_the_scripts_own_code() -> None:
+    import types
+
+    from compat.surfaces import Context
+    context = Context(scope=None, helpers=None, owns_module=lambda module: module.__name__ == "script_mod")
+    finders = surface.SURFACE.finders(context) if surface.SURFACE.finders else []
+    served = next(f for f in finders if isinstance(f, LegacyPackageFinder))
+    served.served.append("tflearn.layers.core")  # as if the finder had served it
+    assert context.owns_module(types.ModuleType("script_mod"))
+    assert context.owns_module(types.ModuleType("tflearn.layers.core"))
+    assert not context.owns_module(types.ModuleType("numpy"))
