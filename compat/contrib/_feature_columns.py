@@ -331,11 +331,13 @@ def infer_real_valued_columns(features: Any) -> list[Any]:
         if not (tensor.dtype.is_floating or tensor.dtype.is_integer):
             raise ValueError(f"infer_real_valued_columns: feature {key!r} has dtype {tensor.dtype.name}; only "
                              "numeric features give real-valued columns")
+        # as_list(): plain ints, also where TF1 graph mode gives the shape as Dimension objects
+        dims = tf.TensorShape(tensor.shape).as_list()[1:]
+        if any(size is None for size in dims):
+            raise ValueError(f"infer_real_valued_columns: feature {key!r} has shape {tensor.shape}; the "
+                             "dimensions past the batch axis must be known")
         dimension = 1
-        for size in tensor.shape[1:]:
-            if size is None:
-                raise ValueError(f"infer_real_valued_columns: feature {key!r} has shape {tensor.shape}; the "
-                                 "dimensions past the batch axis must be known")
+        for size in dims:
             dimension *= size
         columns.append(real_valued_column(key, dimension=dimension, dtype=tf.float32))
     return columns

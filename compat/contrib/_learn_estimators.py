@@ -31,6 +31,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from compat.contrib._feature_columns import infer_real_valued_columns
+
 __all__ = ["Estimator", "MetricSpec", "ModelFnOps", "SKCompat", "extract_pandas_data", "extract_pandas_labels",
            "extract_pandas_matrix", "infer_real_valued_columns_from_input", "infer_real_valued_columns_from_input_fn",
            "numpy_input_fn"]
@@ -401,37 +403,12 @@ class SKCompat:
 # Columns from data, pandas
 # --------------------------------------------------------------------------
 
-def _real_valued_columns(features: Any) -> list[Any]:
-    """One float32 real-valued column per feature (``""`` for a single tensor), of its width past the batch axis.
-
-    Raises:
-        ValueError: a non-numeric feature, or one whose width is not known.
-    """
-    import tensorflow as tf
-
-    from compat.contrib import _feature_columns
-    items = features.items() if isinstance(features, Mapping) else [("", features)]
-    columns = []
-    for key, value in sorted(items, key=lambda item: item[0]):
-        tensor = tf.convert_to_tensor(value)
-        if not (tensor.dtype.is_floating or tensor.dtype.is_integer):
-            raise ValueError(f"infer_real_valued_columns: feature {key!r} has dtype {tensor.dtype.name}; only "
-                             "numeric features give real-valued columns")
-        dims = tf.TensorShape(tensor.shape).as_list()[1:]
-        if any(d is None for d in dims):
-            raise ValueError(f"infer_real_valued_columns: feature {key!r} has shape {tensor.shape}; the "
-                             "dimensions past the batch axis must be known")
-        columns.append(_feature_columns.real_valued_column(key, dimension=int(np.prod(dims, dtype=np.int64)),
-                                                           dtype=tf.float32))
-    return columns
-
-
 def infer_real_valued_columns_from_input_fn(input_fn: Callable[[], Any]) -> list[Any]:
     """Real-valued columns for the features ``input_fn`` gives (built in a scratch graph)."""
     import tensorflow as tf
     with tf.Graph().as_default():
         result = input_fn()
-        return _real_valued_columns(result[0] if isinstance(result, tuple) else result)
+        return infer_real_valued_columns(result[0] if isinstance(result, tuple) else result)
 
 
 def infer_real_valued_columns_from_input(x: Any) -> list[Any]:
@@ -439,8 +416,8 @@ def infer_real_valued_columns_from_input(x: Any) -> list[Any]:
     import tensorflow as tf
     with tf.Graph().as_default():
         if isinstance(x, Mapping):
-            return _real_valued_columns({k: tf.constant(_as_array(v)[:1]) for k, v in x.items()})
-        return _real_valued_columns(tf.constant(_as_array(x)[:1]))
+            return infer_real_valued_columns({k: tf.constant(_as_array(v)[:1]) for k, v in x.items()})
+        return infer_real_valued_columns(tf.constant(_as_array(x)[:1]))
 
 
 _PANDAS_DTYPES = {"int8": "int", "int16": "int", "int32": "int", "int64": "int", "uint8": "int", "uint16": "int",
