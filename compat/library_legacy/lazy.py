@@ -12,13 +12,15 @@ table has put the package's own ``__getattr__`` back. Imports the standard libra
 """
 from __future__ import annotations
 
+import functools
+import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from compat.surfaces.table_patches import WRAPPER_MARK, Replaced, TablePatches, wrapper
 
-__all__ = ["LazyTablePatches", "getattr_entry", "is_lazy"]
+__all__ = ["LazyTablePatches", "PerModuleTable", "getattr_entry", "is_lazy"]
 
 #: (package namespace, name, wrapper) of every wrapper a wrapped ``__getattr__`` cached.
 _CACHED: list[tuple[dict[str, Any], str, Any]] = []
@@ -67,3 +69,41 @@ class LazyTablePatches(TablePatches):
                 if namespace.get(name) is value:
                     del namespace[name]
                 _CACHED.remove((namespace, name, value))
+
+
+class PerModuleTable(Mapping[str, Mapping[str, Replaced]]):
+    """A ``Replaced`` table computed from each loaded module when the runner applies it, so that the
+    list follows the installed library: module -> public name -> ``entry(module, name, value)`` (None:
+    left alone). A lazily loaded package gets its ``__getattr__`` wrapped instead, with
+    ``wrap(module, name, value)``, so that applying the table imports nothing."""
+
+    def __init__(self, modules: Iterable[str], entry: Callable[[str, str, Any], Replaced | None],
+                 wrap: Callable[[str, str, Any], Any | None], replacement: str) -> None:
+        self._modules = tuple(sorted(set(modules)))
+        self._entry = entry
+        self._wrap = wrap
+        self._replacement = replacement
+
+    def __getitem__(self, module_name: str) -> Mapping[str, Replaced]:
+        if module_name not in self._modules:
+            raise KeyError(module_name)
+        module = sys.modules.get(module_name)
+        if module is None:
+            return {}
+        found: dict[str, Replaced] = {}
+        if is_lazy(module):
+            # Names not resolved yet are wrapped when first reached (applying imports nothing).
+            found["__getattr__"] = getattr_entry(module, functools.partial(self._wrap, module_name),
+                                                 self._replacement)
+        for name, value in list(vars(module).items()):
+            if not name.startswith("_"):
+                entry = self._entry(module_name, name, value)
+                if entry is not None:
+                    found[name] = entry
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)

@@ -27,16 +27,15 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import sys
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from compat.errors import LegacyAPIError
 from compat.library_legacy.callers import called_from_script
-from compat.library_legacy.lazy import getattr_entry, is_lazy
+from compat.library_legacy.lazy import PerModuleTable
 from compat.surfaces.table_patches import Removed, Replaced, const, wrapper
 
 __all__ = ["KEYWORD_ONLY_MODULES", "REMOVED", "REPLACED", "SERVED_MODULES", "rmse", "roll_sparse", "write_wav"]
@@ -247,31 +246,9 @@ def _wrap_keyword_only(name: str, value: Any) -> Any | None:
 _KEYWORDS = "the same call with keywords (librosa >= 0.10 makes them keyword-only)"
 
 
-class _KeywordOnlyTable(Mapping[str, Mapping[str, Replaced]]):
-    """module -> each function of the loaded module with keyword-only parameters -> the positional
-    wrapper entry, computed when the runner applies the table (so the list follows the installed
-    librosa). A lazily loaded package gets its ``__getattr__`` wrapped instead, so that applying the
-    table imports nothing (:mod:`compat.library_legacy.lazy`)."""
-
-    def __getitem__(self, module_name: str) -> Mapping[str, Replaced]:
-        if module_name not in KEYWORD_ONLY_MODULES:
-            raise KeyError(module_name)
-        module = sys.modules.get(module_name)
-        if module is None:
-            return {}
-        found: dict[str, Replaced] = {}
-        if is_lazy(module):
-            found["__getattr__"] = getattr_entry(module, _wrap_keyword_only, _KEYWORDS)
-        for name, value in list(vars(module).items()):
-            if not name.startswith("_") and name not in _SUBMODULES and _keyword_only(value) is not None:
-                found[name] = _POSITIONAL
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(KEYWORD_ONLY_MODULES)
-
-    def __len__(self) -> int:
-        return len(KEYWORD_ONLY_MODULES)
+def _positional_entry(module_name: str, name: str, value: Any) -> Replaced | None:
+    """The positional wrapper entry of a loaded librosa function with keyword-only parameters, else None."""
+    return _POSITIONAL if name not in _SUBMODULES and _keyword_only(value) is not None else None
 
 
 # --------------------------------------------------------------------------
@@ -293,8 +270,9 @@ REMOVED: dict[str, dict[str, Removed]] = {
 #: Served whole: ``import librosa.output``.
 SERVED_MODULES: dict[str, Callable[[], types.ModuleType]] = {"librosa.output": output_module}
 
-#: owner -> name -> wrapper entry (computed per loaded module: :class:`_KeywordOnlyTable`).
-REPLACED: Mapping[str, Mapping[str, Replaced]] = _KeywordOnlyTable()
+#: owner -> name -> wrapper entry (computed per loaded module, so the list follows the installed librosa).
+REPLACED: Mapping[str, Mapping[str, Replaced]] = PerModuleTable(
+    KEYWORD_ONLY_MODULES, _positional_entry, lambda module, name, value: _wrap_keyword_only(name, value), _KEYWORDS)
 
 #: The removed names inside the served module, for ``compat check``.
 OUTPUT_NAMES: dict[str, str] = {"write_wav": "soundfile.write(path, y, sr)",

@@ -26,16 +26,14 @@ Importing this module imports NumPy only; scikit-image is imported when a row is
 """
 from __future__ import annotations
 
-import functools
 import importlib
 import inspect
-import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from compat.library_legacy.lazy import getattr_entry, is_lazy
+from compat.library_legacy.lazy import PerModuleTable
 from compat.surfaces.table_patches import Removed, Replaced, accepts, const, wrapper
 
 __all__ = ["MULTICHANNEL_MODULES", "OLD_KEYWORDS", "REMOVED", "RENAMED_KEYWORDS", "REPLACED", "old_data_range"]
@@ -262,35 +260,10 @@ def _wrap(module_name: str, name: str, value: Any) -> Any | None:
     return entry.make(value) if entry.needed(value) else None
 
 
-class _ReplacedTable(Mapping[str, Mapping[str, Replaced]]):
-    """module -> name -> wrapper entry, for the modules of :data:`MULTICHANNEL_MODULES` and
-    :data:`RENAMED_KEYWORDS`: each function of the loaded module that takes ``channel_axis``, the
-    renamed keywords and 0.16's ``rgb2gray``. Computed from the module when the runner applies the
-    table (it is loaded then), so the list follows the installed scikit-image; a lazily loaded
-    package gets its ``__getattr__`` wrapped instead (:mod:`compat.library_legacy.lazy`)."""
-
-    _modules = tuple(sorted({*MULTICHANNEL_MODULES, *RENAMED_KEYWORDS}))
-
-    def __getitem__(self, module_name: str) -> Mapping[str, Replaced]:
-        if module_name not in self._modules:
-            raise KeyError(module_name)
-        module = sys.modules.get(module_name)
-        if module is None:
-            return {}
-        found: dict[str, Replaced] = {}
-        if is_lazy(module):
-            # Names not resolved yet are wrapped when first reached (applying imports nothing).
-            found["__getattr__"] = getattr_entry(module, functools.partial(_wrap, module_name), "today's keywords")
-        for name, value in list(vars(module).items()):
-            if not name.startswith("_") and (_wrap(module_name, name, value) is not None):
-                found[name] = _entry(module_name, name)
-        return found
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __len__(self) -> int:
-        return len(self._modules)
+def _replaced_entry(module_name: str, name: str, value: Any) -> Replaced | None:
+    """The entry of a loaded function that takes ``channel_axis``, a renamed keyword or is 0.16's
+    ``rgb2gray``, else None."""
+    return _entry(module_name, name) if _wrap(module_name, name, value) is not None else None
 
 
 # --------------------------------------------------------------------------
@@ -330,8 +303,9 @@ REMOVED: dict[str, dict[str, Removed]] = {
 }
 
 #: owner -> name -> when today's value refuses the old call, and the wrapper that accepts it
-#: (computed from each loaded module: :class:`_ReplacedTable`).
-REPLACED: Mapping[str, Mapping[str, Replaced]] = _ReplacedTable()
+#: (computed from each loaded module: :class:`compat.library_legacy.lazy.PerModuleTable`).
+REPLACED: Mapping[str, Mapping[str, Replaced]] = PerModuleTable(
+    {*MULTICHANNEL_MODULES, *RENAMED_KEYWORDS}, _replaced_entry, _wrap, "today's keywords")
 
 #: Call name -> old keyword -> today's spelling, for ``compat check`` (``multichannel`` on any call).
 OLD_KEYWORDS: dict[str, dict[str, str]] = {
