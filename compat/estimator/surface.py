@@ -13,7 +13,7 @@ import types
 from collections.abc import Sequence
 
 from compat.estimator import _gaps
-from compat.surfaces import Context, Surface
+from compat.surfaces import Surface, finders_of
 from compat.surfaces.modules import ModuleObjectLoader
 
 __all__ = ["SURFACE", "EstimatorFinder", "estimator_module"]
@@ -55,13 +55,10 @@ class EstimatorFinder(importlib.abc.MetaPathFinder):
         _gaps.restore()
 
 
-def _finders(context: Context) -> Sequence[importlib.abc.MetaPathFinder]:
-    return [EstimatorFinder()]
-
 
 SURFACE = Surface(
     name="estimator",
     summary="tf.estimator on the tensorflow-estimator package, and TF <= 1.13's tensorflow.python.estimator",
-    finders=_finders,
+    finders=finders_of(EstimatorFinder),
     order=40,
 )

@@ -4,12 +4,9 @@ while a script runs (:mod:`compat.scipy_legacy.patches`). ``compat check`` class
 :mod:`compat.checker.check` itself, through the same tables (:mod:`compat.scipy_legacy.removed`)."""
 from __future__ import annotations
 
-import importlib.abc
-from collections.abc import Sequence
-
 from compat.scipy_legacy.misc_module import ScipyMiscFinder
 from compat.scipy_legacy.patches import ScipyPatches
-from compat.surfaces import Context, Surface
+from compat.surfaces import Surface, finders_of
 
 __all__ = ["SURFACE"]
 
@@ -19,14 +16,11 @@ def _patches() -> ScipyPatches:
     return ScipyPatches(imread)
 
 
-def _finders(context: Context) -> Sequence[importlib.abc.MetaPathFinder]:
-    return [ScipyMiscFinder()]
-
 
 SURFACE = Surface(
     name="scipy_legacy",
     summary="scipy.misc of SciPy 1.2 and the names SciPy removed since (simps, hann, pinv2, ...)",
     patches=_patches,
-    finders=_finders,
+    finders=finders_of(ScipyMiscFinder),
     order=10,
 )

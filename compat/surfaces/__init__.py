@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:  # only for the annotations: the runner's types, never imported at run time here
     from compat.surfaces.table_patches import TablePatches
 
-__all__ = ["Context", "Surface", "Undo", "Use", "all_surfaces", "as_use", "by_name", "chain", "surface_modules"]
+__all__ = ["Context", "Surface", "Undo", "Use", "all_surfaces", "as_use", "by_name", "chain", "finders_of",
+           "surface_modules"]
 
 #: Puts back what a hook changed.
 Undo = Callable[[], None]
@@ -117,6 +118,12 @@ def all_surfaces() -> tuple[Surface, ...]:
             raise TypeError(f"{name} must define SURFACE, a compat.surfaces.Surface (found {declared!r})")
         found.append(declared)
     return tuple(sorted(found, key=lambda s: (s.order, s.name)))
+
+
+def finders_of(*factories: Callable[[], importlib.abc.MetaPathFinder]
+               ) -> Callable[[Context], Sequence[importlib.abc.MetaPathFinder]]:
+    """A ``finders`` hook that makes one finder from each factory (for finders that need no context)."""
+    return lambda context: [make() for make in factories]
 
 
 def chain(*undos: Undo | None) -> Undo:

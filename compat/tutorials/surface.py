@@ -11,7 +11,7 @@ import types
 from collections.abc import Sequence
 
 from compat import rules
-from compat.surfaces import Context, Surface
+from compat.surfaces import Surface, finders_of
 from compat.surfaces.modules import ModuleObjectLoader
 from compat.tutorials import legacy_modules
 
@@ -44,13 +44,10 @@ class TutorialFinder(importlib.abc.MetaPathFinder):
             delattr(tensorflow, "examples")
 
 
-def _finders(context: Context) -> Sequence[importlib.abc.MetaPathFinder]:
-    return [TutorialFinder()]
-
 
 SURFACE = Surface(
     name="tutorials",
     summary="TensorFlow 1's MNIST tutorial modules (tensorflow.examples.tutorials.mnist), on local files",
-    finders=_finders,
+    finders=finders_of(TutorialFinder),
     order=30,
 )
