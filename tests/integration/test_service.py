@@ -136,7 +136,9 @@ def serve_worker(address: str, *options: str, timeout: float = 60) -> subprocess
                           timeout=timeout, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
 
 
-@pytest.mark.timeout(120)
+# A regression would hang inside TensorFlow's C++ initializer, which holds the interpreter, so
+# pytest-timeout's signal could not fire: its thread method ends the test process instead.
+@pytest.mark.timeout(120, method="thread")
 @pytest.mark.parametrize("kind, why", [
     ("http1", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNAVAILABLE"),
     ("http2_404", "is not a tf.data dispatcher: it answers the dispatcher's version call with "
@@ -158,7 +160,9 @@ def test_a_worker_names_what_is_not_a_dispatcher_and_exits_2(kind: str, why: str
     assert took < (40 if kind == "silent" else 30)
 
 
-@pytest.mark.timeout(120)
+# A regression would hang inside TensorFlow's C++ initializer, which holds the interpreter, so
+# pytest-timeout's signal could not fire: its thread method ends the test process instead.
+@pytest.mark.timeout(120, method="thread")
 @pytest.mark.parametrize("kind, why", [
     ("http1", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNAVAILABLE"),
     ("http2_404", "is not a tf.data dispatcher: it answers the dispatcher's version call with UNIMPLEMENTED"),
