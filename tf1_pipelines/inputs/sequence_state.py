@@ -327,13 +327,12 @@ class SequenceQueueingStateSaver:
         return NextQueuedSequenceBatch(self, received, states)
 
 
-#: How long one take from the barrier may wait before the mover looks at the input again (ms).
-TAKE_WAIT_MS = 500
 #: How long the mover waits, after the input ended, for segments that can never fill a whole batch
 #: (without ``allow_small_batch``) before it ends the output (seconds).
 STALL_SECONDS = 1.0
-#: The mover's pause between looks while the consumer has the segments it waits for (seconds).
-POLL_SECONDS = 0.02
+#: The mover's pauses between looks while too few segments are complete: from the first,
+#: doubling up to the last (seconds).
+POLL_SECONDS = (0.001, 0.02)
 
 
 class _SegmentMover(_QueueRunner):
@@ -343,9 +342,11 @@ class _SegmentMover(_QueueRunner):
     Why a thread: a take that waits for ``batch_size`` segments when the input ends with
     fewer ready, and the others waiting for the state of those, never returns (the
     Barrier kernel wakes waiting takes only when every element is complete): TF 1.15
-    hung there. The mover takes with a bounded wait and, once the input has ended, asks
-    only for what is ready (``allow_small_batch``), or ends the output when no whole
-    batch can form any more. Registered in ``QUEUE_RUNNERS``; stops with the coordinator.
+    hung there. The mover only takes segments that are already complete (it is the only
+    taker, so a take it starts never waits, and no take is ever cancelled half done):
+    a whole batch while the input runs; once the input has ended what is ready
+    (``allow_small_batch``), or it ends the output when no whole batch can form any
+    more. Registered in ``QUEUE_RUNNERS``; stops with the coordinator.
     """
 
     def __init__(self, saver: SequenceQueueingStateSaver) -> None:
@@ -355,8 +356,15 @@ class _SegmentMover(_QueueRunner):
         types = [tf.int64, tf.string, *saver._component_types()]
         self._fifo = tf1.FIFOQueue(1, types, name="segment_batches")
         enqueue = self._fifo.enqueue([indices, keys, *values], name="enqueue_segment_batch")
-        self._probe = (saver._capacity_queue.is_closed(), saver.barrier.ready_size(),
-                       saver.barrier.incomplete_size(), self._fifo.size())
+        # Read in this order: an element only goes from incomplete to ready (when the consumer
+        # saves its state) and only the mover takes ready ones, so reading the incomplete count
+        # before the ready one never misses an element moving between the two reads.
+        ended = saver._capacity_queue.is_closed()
+        with tf.control_dependencies([ended]):
+            incomplete = saver.barrier.incomplete_size()
+        with tf.control_dependencies([incomplete]):
+            ready = saver.barrier.ready_size()
+        self._probe = (ended, ready, incomplete, self._fifo.size())
         self._batch = tf.convert_to_tensor(saver.batch_size, dtype=tf.int32)
         super().__init__(self._fifo, [enqueue])
 
@@ -410,35 +418,34 @@ class _SegmentMover(_QueueRunner):
         batch = int(sess.run(self._batch))
         small = bool(self._saver._allow_small_batch)
         stalled_since: float | None = None
-        options = tf1.RunOptions(timeout_in_ms=TAKE_WAIT_MS)
+        pause = POLL_SECONDS[0]
         while coord is None or not coord.should_stop():
             ended, ready, incomplete, waiting = sess.run(self._probe)
             count = self._count_to_take(bool(ended), int(ready), int(incomplete), batch, small)
             if count == -1:
                 return
-            if waiting or count == 0:  # the consumer holds what the next take needs
-                stalled_since = None
-                time.sleep(POLL_SECONDS)
-                continue
-            if count == -2:  # nothing in the consumer's hands can complete a whole batch any more
+            if count == -2 and not waiting:  # nothing the consumer holds can complete a whole batch
                 stalled_since = stalled_since or time.monotonic()
                 if time.monotonic() - stalled_since > STALL_SECONDS:
                     return
-                time.sleep(POLL_SECONDS)
+            else:
+                stalled_since = None
+            if waiting or count <= 0:
+                time.sleep(pause)
+                pause = min(2 * pause, POLL_SECONDS[1])
                 continue
-            stalled_since = None
-            try:  # the output queue has room, so only the take can wait (and is cancelled whole)
-                sess.run(self.enqueue_ops[0], {self._count: count}, options=options)
-            except tf.errors.DeadlineExceededError:
-                continue
+            pause = POLL_SECONDS[0]
+            # At least `count` segments are complete and the output queue has room: this run
+            # does not wait, so it is never left half done.
+            sess.run(self.enqueue_ops[0], {self._count: count})
 
     @staticmethod
     def _count_to_take(ended: bool, ready: int, incomplete: int, batch: int, small: bool) -> int:
-        """How many segments to take now: ``batch`` while the input runs; after its end
-        what is ready (``small``) or a whole batch; 0 to wait for the consumer, -1 when
-        the output is finished, -2 when no whole batch is in sight (ends after a bound)."""
+        """How many complete segments to take now (0: none yet, look again): a whole batch
+        once ready; after the input's end what is ready (``small``) or a whole batch; -1
+        when the output is finished, -2 when no whole batch is in sight (ends after a bound)."""
         if not ended:
-            return batch
+            return batch if ready >= batch else 0
         if ready == 0 and incomplete == 0:
             return -1
         if small:
