@@ -65,3 +65,22 @@ def test_option_names_and_refusals() -> None:
     assert factorization.SQUARED_EUCLIDEAN_DISTANCE == "squared_euclidean"
     with pytest.raises(LegacyAPIError, match="WALSModel.*implicit"):
         _ = factorization.WALSModel
+
+
+def test_seven_names_get_tf_1_4_to_1_12s_training_graph_with_the_centers_variable() -> None:
+    import tensorflow as tf
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 2])
+        kmeans = factorization.KMeans(inputs=x, num_clusters=2, initial_clusters=START, use_mini_batch=False)
+        (all_scores, cluster_idx, scores, initialized, centers_var, init_op,
+         train_op) = kmeans.training_graph()  # the TensorFlow-Examples (2017) unpacking
+        kept = kmeans.training_graph()  # not unpacked: TF 1.15's six values
+        assert len(kept) == 6 and isinstance(centers_var, tf.Variable) and centers_var.op.name == "clusters"
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer(), {x: POINTS})
+            sess.run(init_op, {x: POINTS})
+            np.testing.assert_allclose(sess.run(centers_var), START)
+            sess.run(train_op, {x: POINTS})
+            moved = sess.run(centers_var)
+    assign, _ = numpy_assign(POINTS, START)
+    np.testing.assert_allclose(moved, [POINTS[assign == k].mean(0) for k in range(2)], rtol=1e-5, atol=1e-5)
