@@ -130,6 +130,7 @@ CONTRIB_DATA_PROVIDED: dict[str, str] = {
     "read_batch_features": "tf.compat.v1.data.experimental.make_batched_features_dataset(...) through a "
                            "one-shot iterator",
     "LMDBDataset": "a tf.data generator dataset of (key, value) pairs read with the lmdb package",
+    "reduce_dataset": "Dataset.reduce(reducer.init_func(0), reducer.reduce_func)",
 }
 
 #: ``tf.contrib.data`` classes of TF 1.2-1.3 that live on in ``tf.compat.v1.data``.

@@ -22,6 +22,7 @@ __all__ = [
     "parallel_interleave",
     "shuffle_and_repeat",
     "read_batch_features",
+    "reduce_dataset",
     "sliding_window_batch",
     "sloppy_interleave",
     "unbatch",
@@ -224,7 +225,27 @@ def LMDBDataset(filenames: Any) -> Any:  # noqa: N802 (TF 1.x's class name)
     return tf.data.Dataset.from_generator(pairs, output_signature=spec)
 
 
+def reduce_dataset(dataset: Any, reducer: Any) -> Any:
+    """``tf.contrib.data.reduce_dataset(dataset, reducer)`` (TF 1.6-1.15): the whole dataset reduced, as tensors.
+
+    ``reducer`` is a ``tf.data.experimental.Reducer`` (``tf.contrib.data.Reducer``).
+    As in TF 1.15, ``dataset.reduce(reducer.init_func(np.int64(0)),
+    reducer.reduce_func)``: the key passed to ``init_func`` is 0, and
+    ``finalize_func`` is not applied (earlier releases went through
+    ``group_by_reducer``, which applied it).
+
+    Raises:
+        TypeError: ``dataset`` is not a ``tf.data.Dataset`` (named with its type).
+    """
+    import numpy as np
+    import tensorflow as tf
+    if not isinstance(dataset, tf.data.Dataset):
+        raise TypeError(f"reduce_dataset: `dataset` must be a `tf.data.Dataset` object, not {type(dataset).__name__}")
+    return dataset.reduce(reducer.init_func(np.int64(0)), reducer.reduce_func)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "reduce_dataset": reduce_dataset,
     "LMDBDataset": LMDBDataset,
     "sloppy_interleave": sloppy_interleave,
     "read_batch_features": read_batch_features,
