@@ -33,9 +33,9 @@ import numpy as np
 
 from compat.contrib._feature_columns import infer_real_valued_columns
 
-__all__ = ["Estimator", "MetricSpec", "ModelFnOps", "SKCompat", "extract_pandas_data", "extract_pandas_labels",
-           "extract_pandas_matrix", "infer_real_valued_columns_from_input", "infer_real_valued_columns_from_input_fn",
-           "numpy_input_fn"]
+__all__ = ["Estimator", "Evaluable", "MetricSpec", "ModelFnOps", "SKCompat", "Trainable", "extract_pandas_data",
+           "extract_pandas_labels", "extract_pandas_matrix", "infer_real_valued_columns_from_input",
+           "infer_real_valued_columns_from_input_fn", "numpy_input_fn"]
 
 
 def _api(sub: str = "") -> Any:
@@ -255,8 +255,45 @@ def _model_fn_arguments(model_fn: Callable[..., Any]) -> set[str]:
     return set(inspect.signature(target).parameters)
 
 
-class Estimator:
-    """``tf.contrib.learn.Estimator(model_fn, model_dir, config, params, feature_engineering_fn)``."""
+class Trainable:
+    """``tf.contrib.learn.Trainable``: what ``Experiment`` trains (``fit``).
+
+    TF 1.x declared it with ``__metaclass__ = abc.ABCMeta`` and ``fit`` abstract,
+    which Python 3 ignores: a subclass without ``fit`` could be instantiated
+    under TF 1.x on Python 3, and can here.
+    """
+
+    def fit(self, x: Any = None, y: Any = None, input_fn: Callable[..., Any] | None = None,
+            steps: int | None = None, batch_size: int | None = None, monitors: Iterable[Any] | None = None,
+            max_steps: int | None = None) -> Any:
+        """Train on ``x``/``y`` or ``input_fn``; returns ``self``."""
+        raise NotImplementedError(f"{type(self).__name__}.fit: a Trainable must define fit")
+
+
+class Evaluable:
+    """``tf.contrib.learn.Evaluable``: what ``Experiment`` evaluates (``evaluate`` and ``model_dir``).
+
+    Not enforced, as :class:`Trainable`.
+    """
+
+    @property
+    def model_dir(self) -> str:
+        """The directory in which the evaluation looks for checkpoints."""
+        raise NotImplementedError(f"{type(self).__name__}.model_dir: an Evaluable must define model_dir")
+
+    def evaluate(self, x: Any = None, y: Any = None, input_fn: Callable[..., Any] | None = None,
+                 feed_fn: Any = None, batch_size: int | None = None, steps: int | None = None,
+                 metrics: Mapping[Any, Any] | None = None, name: str | None = None,
+                 checkpoint_path: str | None = None, hooks: Iterable[Any] | None = None) -> dict[str, Any]:
+        """The metrics by name."""
+        raise NotImplementedError(f"{type(self).__name__}.evaluate: an Evaluable must define evaluate")
+
+
+class Estimator(Trainable, Evaluable):
+    """``tf.contrib.learn.Estimator(model_fn, model_dir, config, params, feature_engineering_fn)``.
+
+    A :class:`Trainable` and :class:`Evaluable`, as TF 1.x's (its ``BaseEstimator`` derived from both).
+    """
 
     def __init__(self, model_fn: Callable[..., Any] | None = None, model_dir: str | None = None, config: Any = None,
                  params: Any = None, feature_engineering_fn: Callable[..., Any] | None = None) -> None:

@@ -324,6 +324,8 @@ _SLIM: dict[str, Provider] = {
     "collections_abc": _attr("collections.abc"),
     "contrib_framework": _facade("framework"),
     "contrib_variables": _attr("tf_slim.ops.variables"),
+    # TF 1.x's slim re-exported contrib.layers, which imported contrib.learn's ProblemType.
+    "ProblemType": _attr("compat.contrib._learn_served", "ProblemType"),
     "checkpoint_utils": _attr("tensorflow.python.training.checkpoint_utils"),
     "embedding_ops": _attr("tensorflow.python.ops.embedding_ops"),
     "lookup": _attr("compat.contrib.lookup"),

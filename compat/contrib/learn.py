@@ -10,8 +10,8 @@
   written here on the public API of ``tf.estimator`` (:mod:`compat.estimator`),
   single-process.
 
-The rest (``DNNEstimator`` & co., heads, the RNN estimators, ``graph_actions``)
-is refused (:data:`REFUSED`), naming the ``tf.estimator`` successor.
+The rest (``DNNEstimator`` & co., heads, the RNN estimators, ``graph_actions``'
+``train`` / ``evaluate`` loops) is refused (:data:`REFUSED`), naming the ``tf.estimator`` successor.
 """
 from __future__ import annotations
 
@@ -34,25 +34,18 @@ REFUSED: dict[str, str] = {
         "BaseEstimator", "DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")},
     "DynamicRnnEstimator": "tf.keras.layers.RNN in a tf.estimator model_fn",
     "StateSavingRnnEstimator": "tf.keras.layers.RNN in a tf.estimator model_fn",
-    "KMeansClustering": "tf.estimator.experimental.KMeans",
     "LogisticRegressor": "tf.estimator.LinearClassifier",
     "SVM": "tf.estimator.LinearClassifier (hinge loss: a custom model_fn)",
-    "Evaluable": "tf.estimator.Estimator", "Trainable": "tf.estimator.Estimator",
     "Head": "tf.estimator.Head", "head": "tf.estimator heads (tf.estimator.RegressionHead, ...)",
     "binary_svm_head": "tf.estimator.BinaryClassHead", "multi_class_head": "tf.estimator.MultiClassHead",
     "multi_head": "tf.estimator.MultiHead", "multi_label_head": "tf.estimator.MultiLabelHead",
     "poisson_regression_head": "tf.estimator.PoissonRegressionHead",
     "regression_head": "tf.estimator.RegressionHead",
-    "InputFnOps": "tf.estimator.export.ServingInputReceiver",
-    "ProblemType": "tf.estimator heads",
-    "build_parsing_serving_input_fn": "tf.estimator.export.build_parsing_serving_input_receiver_fn",
-    "evaluate": "tf.estimator.Estimator.evaluate", "infer": "tf.estimator.Estimator.predict",
-    "train": "tf.estimator.Estimator.train", "run_feeds": "tf.compat.v1.Session.run",
-    "run_n": "tf.compat.v1.Session.run", "graph_actions": "tf.compat.v1.train.MonitoredTrainingSession",
-    "extract_dask_data": "dask's own to_numpy", "extract_dask_labels": "dask's own to_numpy",
+    # graph_actions' training and evaluation loops; its run_n, run_feeds and infer are served.
+    "evaluate": "tf.estimator.Estimator.evaluate", "train": "tf.estimator.Estimator.train",
+    "graph_actions": "tf.compat.v1.train.MonitoredTrainingSession",
     "models": "tf.keras.layers", "ops": "tf.compat.v1 ops",
     "utils": "tf.estimator.export",
-    "no_op_train_fn": "tf.no_op in a tf.estimator model_fn",
 }
 
 _refuse = refusing_getattr("learn", REFUSED)
