@@ -41,7 +41,7 @@ OWN = ("PredictionKey", "NotFittedError", "ProblemType", "InputFnOps", "build_pa
        "extract_dask_data", "extract_dask_labels")
 
 #: The names :func:`served` gives.
-NAMES = frozenset({"monitors", "io", "KMeansClustering", *OWN, *READERS, *ESTIMATOR_NAMES, *CANNED,
+NAMES = frozenset({"monitors", "io", "graph_actions", "KMeansClustering", *OWN, *READERS, *ESTIMATOR_NAMES, *CANNED,
                    *GRAPH_ACTIONS})
 
 
@@ -154,6 +154,20 @@ def _io_module() -> types.ModuleType:
     return module
 
 
+def _graph_actions_module() -> types.ModuleType:
+    """``tf.contrib.learn.graph_actions``: its session runners; its training and evaluation loops refused."""
+    from compat.contrib import _learn_graph_actions, refusing_getattr
+    module = types.ModuleType("tensorflow.contrib.learn.python.learn.graph_actions",
+                              "tf.contrib.learn.graph_actions: run_n, run_feeds, run_feeds_iter, infer.")
+    module.__dict__.update({name: getattr(_learn_graph_actions, name)
+                            for name in ("run_n", "run_feeds", "run_feeds_iter", "infer")})
+    loop = "tf.estimator.Estimator.{} (or tf.compat.v1.train.MonitoredTrainingSession)"
+    module.__getattr__ = refusing_getattr(  # type: ignore[method-assign]
+        "learn.graph_actions", {"train": loop.format("train"), "evaluate": loop.format("evaluate")})
+    return module
+
+
+_BUILDERS = {"monitors": _monitors_module, "io": _io_module, "graph_actions": _graph_actions_module}
 _BUILT: dict[str, types.ModuleType] = {}
 
 
@@ -172,9 +186,9 @@ def served(name: str) -> Any:
     if name in CANNED:
         from compat.contrib import _learn_canned
         return getattr(_learn_canned, name)
-    if name in ("monitors", "io"):
+    if name in _BUILDERS:
         if name not in _BUILT:
-            _BUILT[name] = _monitors_module() if name == "monitors" else _io_module()
+            _BUILT[name] = _BUILDERS[name]()
         return _BUILT[name]
     if name in GRAPH_ACTIONS:
         from compat.contrib import _learn_graph_actions

@@ -10,8 +10,8 @@
   written here on the public API of ``tf.estimator`` (:mod:`compat.estimator`),
   single-process.
 
-The rest (``DNNEstimator`` & co., heads, the RNN estimators, ``graph_actions``'
-``train`` / ``evaluate`` loops) is refused (:data:`REFUSED`), naming the ``tf.estimator`` successor.
+The rest (``DNNEstimator`` & co., heads, the RNN estimators, the ``train`` /
+``evaluate`` loops of ``graph_actions``) is refused (:data:`REFUSED`), naming the ``tf.estimator`` successor.
 """
 from __future__ import annotations
 
@@ -43,7 +43,6 @@ REFUSED: dict[str, str] = {
     "regression_head": "tf.estimator.RegressionHead",
     # graph_actions' training and evaluation loops; its run_n, run_feeds and infer are served.
     "evaluate": "tf.estimator.Estimator.evaluate", "train": "tf.estimator.Estimator.train",
-    "graph_actions": "tf.compat.v1.train.MonitoredTrainingSession",
     "models": "tf.keras.layers", "ops": "tf.compat.v1 ops",
     "utils": "tf.estimator.export",
 }

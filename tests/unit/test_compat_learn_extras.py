@@ -16,6 +16,7 @@ import tensorflow as tf
 
 from compat.contrib import _learn_graph_actions as actions
 from compat.contrib import _learn_served, learn
+from compat.errors import LegacyAPIError
 
 v1 = tf.compat.v1
 
@@ -100,4 +101,6 @@ def test_problem_type_interfaces_dask_helpers_and_kmeans() -> None:
     assert learn.io.extract_dask_data is _learn_served.extract_dask_data
     from compat.contrib import factorization
     assert learn.KMeansClustering is factorization.KMeansClustering
-    assert actions.run_n is learn.run_n
+    assert actions.run_n is learn.run_n and learn.graph_actions.run_feeds is learn.run_feeds
+    with pytest.raises(LegacyAPIError, match="Estimator.train"):
+        learn.graph_actions.train  # noqa: B018
