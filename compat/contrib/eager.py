@@ -21,7 +21,8 @@ from compat.contrib._forward import forwarding_getattr
 
 __all__ = [
     "ExecutionCallback", "InfOrNanError", "add_execution_callback", "clear_execution_callbacks", "errstate",
-    "get_optimizer_variables", "inf_callback", "inf_nan_callback", "nan_callback", "seterr",
+    "get_optimizer_variables", "inf_callback", "inf_nan_callback", "nan_callback", "restore_variables_on_create",
+    "seterr",
 ]
 
 #: TF 1.15 name -> where it lives today.
@@ -72,7 +73,6 @@ FORWARDS: dict[str, str] = {
 REFUSED: dict[str, str] = {
     "restore_network_checkpoint": "tf.train.Checkpoint(model=...).restore",
     "save_network_checkpoint": "tf.train.Checkpoint(model=...).save",
-    "restore_variables_on_create": "tf.train.Checkpoint.restore (restores on creation by itself)",
 }
 
 __getattr__ = forwarding_getattr("eager", FORWARDS, REFUSED)
@@ -81,6 +81,49 @@ __getattr__ = forwarding_getattr("eager", FORWARDS, REFUSED)
 def get_optimizer_variables(optimizer: Any) -> list[Any]:
     """The variables ``optimizer`` created (its slots and its own, e.g. Adam's beta powers)."""
     return list(optimizer.variables())
+
+
+@contextlib.contextmanager
+def restore_variables_on_create(save_path: str | None, map_func: Callable[[str], str] | None = None
+                                ) -> Iterator[None]:
+    """Variables created in the block take their value from the name-based checkpoint ``save_path``.
+
+    As TF 1.15's (``contrib/eager/python/saver.py``): eager only; ``save_path``
+    None or empty does nothing; each variable created is looked up under
+    ``map_func(name)`` (its name without ``:0``; ``map_func`` None keeps it) and
+    assigned that value, each checkpoint value once (a second variable mapped to
+    the same name keeps its initial value). TF 1.15 patched
+    ``ResourceVariable._init_from_args``; here a variable creator scope does it.
+
+    Raises:
+        ValueError: not executing eagerly, or ``map_func`` is not callable.
+        tf.errors.NotFoundError: a variable created has no value in the checkpoint (named).
+    """
+    import tensorflow as tf
+    if not tf.executing_eagerly():
+        raise ValueError("Currently, restore_variables_on_create can only be used with eager execution enabled.")
+    if not save_path:
+        yield
+        return
+    if map_func is not None and not callable(map_func):
+        raise ValueError(f"restore_variables_on_create: map_func must be callable, not {map_func!r}")
+    mapping: Callable[[str], str] = map_func if map_func is not None else (lambda name: name)
+    reader = tf.train.load_checkpoint(save_path)
+    # A value is set to None once assigned, so it is assigned only to the first variable of its name.
+    values: dict[str, Any] = {name: reader.get_tensor(name) for name, _ in tf.train.list_variables(save_path)}
+
+    def _restore(next_creator: Callable[..., Any], **kwargs: Any) -> Any:
+        variable = next_creator(**kwargs)
+        name = mapping(variable.name.split(":")[0])
+        if name not in values:
+            raise tf.errors.NotFoundError(None, None, f"{name} not found in checkpoint {save_path}")
+        if values[name] is not None:
+            variable.assign(values[name])
+            values[name] = None
+        return variable
+
+    with tf.variable_creator_scope(_restore):
+        yield
 
 
 # --------------------------------------------------------------------------

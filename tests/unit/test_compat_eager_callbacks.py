@@ -1,4 +1,5 @@
-"""``tf.contrib.eager``'s execution callbacks and ``tf.contrib.data.reduce_dataset``, as in TF 1.15.
+"""``tf.contrib.eager``'s execution callbacks and ``restore_variables_on_create``, and
+``tf.contrib.data.reduce_dataset``, as in TF 1.15.
 
 The callbacks on NumPy outputs are checked in-process (no TensorFlow needed);
 what needs eager execution runs in one script under ``python -m compat run``
@@ -87,12 +88,25 @@ out["seterr_cleared"] = tfe.seterr()["inf_or_nan"].value
 reducer = tf.contrib.data.Reducer(lambda key: tf.constant(0, tf.int64), lambda state, x: state + x,
                                   lambda state: state)
 out["sum"] = int(tf.contrib.data.reduce_dataset(tf.data.Dataset.range(10), reducer).numpy())
+variable = tf.Variable([1.0, 2.0], name="w")
+prefix = tf.train.Saver(var_list={"w": variable, "scope/u": tf.Variable(5.0)}).save(None, sys.argv[1] + ".ckpt")
+with tfe.restore_variables_on_create(prefix):
+    first, second = tf.Variable([0.0, 0.0], name="w"), tf.Variable([9.0, 9.0], name="w")
+with tfe.restore_variables_on_create(prefix, map_func=lambda name: "scope/" + name):
+    mapped = tf.Variable(0.0, name="u")
+try:
+    with tfe.restore_variables_on_create(prefix):
+        tf.Variable(0.0, name="absent")
+    out["absent"] = None
+except tf.errors.NotFoundError as error:
+    out["absent"] = error.message.split(" checkpoint")[0]
+out["restored"] = [first.numpy().tolist(), second.numpy().tolist(), float(mapped.numpy())]
 json.dump(out, open(sys.argv[1], "w"))
 """
 
 
 @pytest.mark.timeout(160)
-def test_callbacks_under_eager_execution_and_reduce_dataset(tmp_path: Path) -> None:
+def test_callbacks_restore_on_create_and_reduce_dataset_under_eager_execution(tmp_path: Path) -> None:
     script = write(tmp_path / "eager_callbacks.py", SCRIPT)
     done = compat_run(script, str(tmp_path / "out.json"))
     assert done.returncode == 0, done.stderr[-3000:]
@@ -105,6 +119,9 @@ def test_callbacks_under_eager_execution_and_reduce_dataset(tmp_path: Path) -> N
     assert out["seterr_back"] == "raise"  # errstate put RAISE back, also after a raising block
     assert out["seterr_cleared"] == "ignore"
     assert out["sum"] == sum(range(10))
+    # Each checkpoint value goes to the first variable of its (mapped) name only; an unknown name is NotFoundError.
+    assert out["restored"] == [[1.0, 2.0], [9.0, 9.0], 5.0]
+    assert out["absent"] == "absent not found in"
 
 
 GRAPH_SCRIPT = """
