@@ -375,7 +375,7 @@ display(Markdown(
 # and check that every sentence came out once.
 
 # %%
-from tf1_pipelines.inputs.bucketing import bucket_by_sequence_length
+from tf1_pipelines.inputs.bucketing import bucket_by_sequence_length  # noqa: E402
 
 WORDS = "the a cat dog sat on mat and ran to home fast slow red blue big small".split()
 NUM_SENTENCES = 200 if SMALL else 2000
