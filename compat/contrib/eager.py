@@ -21,8 +21,8 @@ from compat.contrib._forward import forwarding_getattr
 
 __all__ = [
     "ExecutionCallback", "InfOrNanError", "add_execution_callback", "clear_execution_callbacks", "errstate",
-    "get_optimizer_variables", "inf_callback", "inf_nan_callback", "nan_callback", "restore_variables_on_create",
-    "seterr",
+    "get_optimizer_variables", "inf_callback", "inf_nan_callback", "nan_callback", "restore_network_checkpoint",
+    "restore_variables_on_create", "save_network_checkpoint", "seterr",
 ]
 
 #: TF 1.15 name -> where it lives today.
@@ -71,8 +71,6 @@ FORWARDS: dict[str, str] = {
 
 #: TF 1.15 names not provided, with what to use instead.
 REFUSED: dict[str, str] = {
-    "restore_network_checkpoint": "tf.train.Checkpoint(model=...).restore",
-    "save_network_checkpoint": "tf.train.Checkpoint(model=...).save",
 }
 
 __getattr__ = forwarding_getattr("eager", FORWARDS, REFUSED)
@@ -124,6 +122,77 @@ def restore_variables_on_create(save_path: str | None, map_func: Callable[[str],
 
     with tf.variable_creator_scope(_restore):
         yield
+
+
+def _network_prefix(network: Any, save_path: str) -> str:
+    """``save_path``, or inside it a prefix named after ``network`` when it is a folder (as TF 1.15)."""
+    import os
+    return os.path.join(save_path, network.name.replace("/", "_")) if os.path.isdir(save_path) else save_path
+
+
+def _network_variables(network: Any, map_func: Callable[[str], str] | None) -> dict[str, Any]:
+    """``network``'s variables by checkpoint name: ``map_func(name)``, by default the name without
+    the network's own prefix (``"my_net/dense/kernel"`` -> ``"dense/kernel"``), as TF 1.15.
+
+    Raises:
+        ValueError: two variables map to one name (both named).
+    """
+    prefix = network.name + "/"
+
+    def _strip(name: str) -> str:
+        return name[len(prefix):] if name.startswith(prefix) else name
+    mapping = map_func if map_func is not None else _strip
+    by_name: dict[str, Any] = {}
+    for variable in network.variables:
+        name = mapping(variable.name.split(":")[0])
+        first = by_name.setdefault(name, variable)
+        if first is not variable:
+            raise ValueError(f"Network '{network.name}': variables '{first.name}' and '{variable.name}' both map to "
+                             f"the checkpoint name '{name}'; pass a map_func keeping them apart")
+    return by_name
+
+
+def save_network_checkpoint(network: Any, save_path: str, global_step: Any = None,
+                            map_func: Callable[[str], str] | None = None) -> str:
+    """Save ``network``'s variables (a ``tfe.Network``, today a Keras model) in a name-based checkpoint.
+
+    As TF 1.15: ``save_path`` a prefix, or a folder (the prefix then named after
+    the network); names as :func:`_network_variables`; ``global_step`` None takes
+    the default graph's global step if any. Returns the checkpoint prefix.
+
+    Raises:
+        ValueError: the network was not called yet (no variables), or two variables share a name.
+    """
+    import tensorflow as tf
+    if not network.built:
+        raise ValueError(f"save_network_checkpoint: the Network '{network.name}' was not called yet, so it has no "
+                         "variables to save")
+    if global_step is None:
+        global_step = tf.compat.v1.train.get_global_step()
+    session = None if tf.executing_eagerly() else tf.compat.v1.get_default_session()
+    saver = tf.compat.v1.train.Saver(_network_variables(network, map_func))
+    prefix: str = saver.save(session, _network_prefix(network, save_path), global_step=global_step,
+                             write_meta_graph=False)
+    return prefix
+
+
+def restore_network_checkpoint(network: Any, save_path: str, map_func: Callable[[str], str] | None = None) -> None:
+    """Assign ``network``'s variables their values in the checkpoint ``save_path`` (names as when saved).
+
+    TF 1.15 also deferred the values of variables not created yet to their
+    creation; here the network must have been called once (divergence 73).
+
+    Raises:
+        ValueError: the network has no variables yet (use ``tf.train.Checkpoint(model=...).restore``,
+            which defers), or two variables share a name.
+    """
+    import tensorflow as tf
+    if not network.built:
+        raise ValueError(f"restore_network_checkpoint: the Network '{network.name}' was not called yet; call it once "
+                         "first, or use tf.train.Checkpoint(model=...).restore, which restores on creation")
+    session = None if tf.executing_eagerly() else tf.compat.v1.get_default_session()
+    saver = tf.compat.v1.train.Saver(_network_variables(network, map_func))
+    saver.restore(session, _network_prefix(network, save_path))
 
 
 # --------------------------------------------------------------------------

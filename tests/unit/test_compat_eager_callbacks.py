@@ -1,4 +1,4 @@
-"""``tf.contrib.eager``'s execution callbacks and ``restore_variables_on_create``, and
+"""``tf.contrib.eager``'s execution callbacks, ``restore_variables_on_create`` and network checkpoints, and
 ``tf.contrib.data.reduce_dataset``, as in TF 1.15.
 
 The callbacks on NumPy outputs are checked in-process (no TensorFlow needed);
@@ -101,6 +101,16 @@ try:
 except tf.errors.NotFoundError as error:
     out["absent"] = error.message.split(" checkpoint")[0]
 out["restored"] = [first.numpy().tolist(), second.numpy().tolist(), float(mapped.numpy())]
+import os, tf_keras
+folder = os.path.dirname(sys.argv[1])
+net = tf_keras.Sequential([tf_keras.layers.Dense(2, name="d1")], name="my_net")
+net(tf.ones([1, 3]))
+saved = tfe.save_network_checkpoint(net, folder)  # a folder: the prefix is named after the network
+other = tf_keras.Sequential([tf_keras.layers.Dense(2, name="d1")], name="other")
+other(tf.ones([1, 3]))
+tfe.restore_network_checkpoint(other, saved)  # the network's own prefix is stripped from the names
+out["network"] = [os.path.basename(saved), sorted(name for name, _ in tf.train.list_variables(saved)),
+                  bool((other.layers[0].kernel.numpy() == net.layers[0].kernel.numpy()).all())]
 json.dump(out, open(sys.argv[1], "w"))
 """
 
@@ -122,6 +132,7 @@ def test_callbacks_restore_on_create_and_reduce_dataset_under_eager_execution(tm
     # Each checkpoint value goes to the first variable of its (mapped) name only; an unknown name is NotFoundError.
     assert out["restored"] == [[1.0, 2.0], [9.0, 9.0], 5.0]
     assert out["absent"] == "absent not found in"
+    assert out["network"] == ["my_net", ["d1/bias", "d1/kernel"], True]
 
 
 GRAPH_SCRIPT = """
