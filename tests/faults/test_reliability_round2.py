@@ -295,7 +295,10 @@ def test_a_worker_without_dispatcher_exits_with_an_error_and_obeys_ctrl_c() -> N
     process = subprocess.Popen([*command, "--connect-timeout", "600"], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(3)
+        assert process.stdout is not None
+        for line in process.stdout:  # its start-up takes seconds on a busy machine: wait for the wait
+            if line.startswith("waiting for a dispatcher at "):
+                break
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
     finally:

@@ -189,6 +189,16 @@ def test_a_grpc_server_whose_version_reply_holds_no_version_is_no_dispatcher() -
     assert calls == ["/tensorflow.data.DispatcherService/GetVersion"]
 
 
+def wait_for_the_wait(process: subprocess.Popen[str]) -> None:
+    """Read ``serve worker``'s output up to its "waiting for a dispatcher" line (on a busy machine its
+    start-up takes seconds: a signal sent by the clock could land before the wait it is meant for)."""
+    assert process.stdout is not None
+    for line in process.stdout:
+        if line.startswith("waiting for a dispatcher at "):
+            return
+    raise AssertionError(f"serve worker ended before waiting (status {process.wait()})")
+
+
 @pytest.mark.timeout(120)
 def test_ctrl_c_ends_a_worker_waiting_on_a_silent_server() -> None:
     with not_a_dispatcher("silent") as address:
@@ -196,7 +206,8 @@ def test_ctrl_c_ends_a_worker_waiting_on_a_silent_server() -> None:
                                     "worker", "--dispatcher", address, "--connect-timeout", "600"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            time.sleep(4)  # in the version call by now (the CLI starts in well under a second)
+            wait_for_the_wait(process)  # it announces the wait once it has begun
+            time.sleep(0.5)  # into the version call (the silent server accepted at once)
             sent = time.monotonic()
             process.send_signal(signal.SIGINT)
             _, err = process.communicate(timeout=60)

@@ -8,6 +8,7 @@ with ``tf.enable_eager_execution()``, since this process may be in graph mode.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import numpy as np
@@ -37,13 +38,27 @@ def test_inf_nan_callback_passes_finite_and_integer_outputs_and_obeys_check_flag
         eager.nan_callback("Log", [], (), [nan_only], None)
 
 
-def test_inf_nan_callback_actions(capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+def test_inf_nan_callback_actions(capsys: pytest.CaptureFixture[str]) -> None:
     inf = [np.array([np.inf])]
     eager.inf_nan_callback("Exp", [], (), inf, None, action="print")
     printed = capsys.readouterr().out
     assert printed.startswith("Warning: Output 1 of 1 of TFE operation Exp (name: None) contains 1 inf(s)")
-    eager.inf_nan_callback("Exp", [], (), inf, None, action=eager.ExecutionCallback.WARN)
-    assert any("contains 1 inf(s)" in record.getMessage() for record in caplog.records)
+    # TensorFlow's logger may not propagate to the root logger caplog listens on (once TF has set it up
+    # in this process): listen on it directly.
+    records: list[logging.LogRecord] = []
+
+    class Listener(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    listener = Listener()
+    logger = logging.getLogger("tensorflow")
+    logger.addHandler(listener)
+    try:
+        eager.inf_nan_callback("Exp", [], (), inf, None, action=eager.ExecutionCallback.WARN)
+    finally:
+        logger.removeHandler(listener)
+    assert any("contains 1 inf(s)" in record.getMessage() for record in records)
     with pytest.raises(ValueError, match="Invalid action for inf_nan_callback"):  # TF 1.15: IGNORE on a bad value
         eager.inf_nan_callback("Exp", [], (), inf, None, action="ignore")
     with pytest.raises(ValueError):

@@ -208,6 +208,10 @@ def wait_for_dispatcher(address: str, timeout: float = CONNECT_TIMEOUT) -> str |
     dispatcher (said at once), or it gave no answer in time. Polls in Python, so
     Ctrl-C (KeyboardInterrupt) ends the wait at once."""
     host, port = _host_port(address)
+    # The probe's gRPC is imported before the wait is announced: the line means the wait, and
+    # Ctrl-C's handling of it, has begun (what a supervising script or a test can wait for).
+    import grpc  # noqa: F401
+    _say(f"waiting for a dispatcher at {host}:{port} (up to {timeout:g} s; Ctrl-C stops)")
     deadline = time.monotonic() + timeout
     while not _accepts(host, port, deadline - time.monotonic()):
         if time.monotonic() + _PROBE_INTERVAL >= deadline:
