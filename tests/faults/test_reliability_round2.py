@@ -292,8 +292,11 @@ def test_a_worker_without_dispatcher_exits_with_an_error_and_obeys_ctrl_c() -> N
     assert result.returncode == 2
     assert "no dispatcher answers at localhost:" in result.stderr
     # Ctrl-C while it waits (a long bound): exits 130 at once.
+    # SIGINT's default action in the child: started with it ignored (as an earlier test of this worker
+    # may leave it), Python would not install its Ctrl-C handler.
     process = subprocess.Popen([*command, "--connect-timeout", "600"], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert process.stdout is not None
         for line in process.stdout:  # its start-up takes seconds on a busy machine: wait for the wait

@@ -189,6 +189,13 @@ def test_a_grpc_server_whose_version_reply_holds_no_version_is_no_dispatcher() -
     assert calls == ["/tensorflow.data.DispatcherService/GetVersion"]
 
 
+def default_sigint() -> None:
+    """In the child before exec: SIGINT's default action, so that Python installs its Ctrl-C handler
+    (a process started with SIGINT ignored, as an earlier test of this worker may leave it, keeps
+    ignoring it: Python installs its handler only over the default)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def wait_for_the_wait(process: subprocess.Popen[str]) -> None:
     """Read ``serve worker``'s output up to its "waiting for a dispatcher" line (on a busy machine its
     start-up takes seconds: a signal sent by the clock could land before the wait it is meant for)."""
@@ -204,7 +211,8 @@ def test_ctrl_c_ends_a_worker_waiting_on_a_silent_server() -> None:
     with not_a_dispatcher("silent") as address:
         process = subprocess.Popen([sys.executable, "-m", "tf1_pipelines.cli.service_cli", "serve",
                                     "worker", "--dispatcher", address, "--connect-timeout", "600"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   preexec_fn=default_sigint)
         try:
             wait_for_the_wait(process)  # it announces the wait once it has begun
             time.sleep(0.5)  # into the version call (the silent server accepted at once)
