@@ -62,7 +62,10 @@ def test_features_in_order_keys_and_end_after_num_epochs(tmp_path: Path) -> None
     with tf.Graph().as_default():
         keys, features = learn_readers.read_keyed_batch_features(
             str(tmp_path / "*.tfrecord"), 3, {"v": v1.FixedLenFeature([], tf.int64), "s": v1.VarLenFeature(tf.float32)},
-            v1.TFRecordReader, randomize_input=False, num_epochs=2)
+            v1.TFRecordReader, randomize_input=False, num_epochs=2,
+            # one enqueue thread: with TF 1.x's default two, whole batches may pass each other in the
+            # parsed-features queue (as under TF 1.x), and this test checks the record order
+            num_enqueue_threads=1)
         assert len(v1.get_collection(v1.GraphKeys.QUEUE_RUNNERS)) >= 3  # filenames, batch_join, parsed features
         batches = _drain([keys, features["v"], features["s"]])
     read = np.concatenate([b[1] for b in batches])
