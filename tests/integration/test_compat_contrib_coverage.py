@@ -15,20 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.tf115_api import api_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 WALK = Path(__file__).with_name("contrib_walk.py")
 
 
-def _api_dir() -> Path | None:
-    for candidate in (os.environ.get("TF115_API_DIR", ""), str(ROOT / "tests" / "data" / "tf115_api"),
-                      str(ROOT.parent / "shared" / "tf115_api")):
-        if candidate and (Path(candidate) / "tf115_contrib_symbols.tsv").is_file():
-            return Path(candidate)
-    return None
-
-
-API_DIR = _api_dir()
+API_DIR = api_dir()
 pytestmark = pytest.mark.skipif(API_DIR is None, reason="TF 1.15 API tables not found (set TF115_API_DIR)")
 
 #: Bridges written for the second half of tf.contrib, with the fewest of their TF 1.15 names that must resolve.

@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import csv
 import importlib
-import os
 from pathlib import Path
 
 import pytest
+from helpers.tf115_api import contrib_symbols
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _symbols() -> Path | None:
-    for candidate in (os.environ.get("TF115_API_DIR", ""), str(ROOT / "tests" / "data" / "tf115_api"),
-                      str(ROOT.parent / "shared" / "tf115_api")):
-        if candidate and (Path(candidate) / "tf115_contrib_symbols.tsv").is_file():
-            return Path(candidate) / "tf115_contrib_symbols.tsv"
-    return None
-
-
-SYMBOLS = _symbols()
+SYMBOLS = contrib_symbols()
 pytestmark = pytest.mark.skipif(SYMBOLS is None, reason="TF 1.15 API tables not found (set TF115_API_DIR)")
 
 
