@@ -343,7 +343,11 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
     sys.modules["__main__"] = module
     try:
         status = _execute(code, module, installation.scope)
-        return threads.final_status(status)
+        final = threads.final_status(status)
+        # Registered last, so it runs first at exit (after Python joined the non-daemon threads
+        # and before a late thread failure is counted): see ThreadEndings.settle.
+        atexit.register(endings.settle)
+        return final
     finally:
         _flush_streams()
 

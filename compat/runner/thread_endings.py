@@ -15,11 +15,21 @@ a ``CancelledError``, ``OutOfRangeError``, closed-queue ``AbortedError`` or
 the process was closed or a ``Coordinator`` asked to stop.
 :class:`ThreadEndings` watches both events; only the runner installs it, in its
 own process. Importing this module changes nothing.
+
+At the end of the run :meth:`ThreadEndings.settle` lets such a daemon thread
+leave TensorFlow's session call before the interpreter finalizes: Python 3
+ends a daemon thread that wakes during finalization by unwinding its stack,
+and unwinding through TensorFlow's C++ frames aborts the process ("terminate
+called ... exception not rethrown") after the script had succeeded.
 """
 from __future__ import annotations
 
+import os
+import sys
 import threading
+import time
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 __all__ = ["ThreadEndings"]
@@ -60,6 +70,23 @@ class ThreadEndings:
             return True  # the thread's next sess.run after close(): TF 1.x raised the same
         return isinstance(exc, errors.AbortedError) and "closed" in str(exc).lower()
 
+    def settle(self, bound: float = 10.0) -> list[str]:
+        """After a session close: wait up to ``bound`` seconds for daemon threads inside a session call.
+
+        Only threads whose stack is in TensorFlow's ``client/session.py`` are
+        waited for (a cancelled ``sess.run`` returns within milliseconds); a
+        daemon thread doing anything else is left to Python's exit as always.
+        Returns the names of the threads still inside a session call at the bound.
+        """
+        if not self.stopped:
+            return []
+        deadline = time.monotonic() + bound
+        while True:
+            waiting = _threads_in_session_calls()
+            if not waiting or time.monotonic() >= deadline:
+                return [thread.name for thread in waiting]
+            waiting[0].join(max(0.0, min(0.05, deadline - time.monotonic())))
+
     def _wrap(self, owner: type, name: str) -> None:
         original = owner.__dict__[name]
         stopped = self._stopped
@@ -72,3 +99,28 @@ class ThreadEndings:
         wrapped.__doc__ = original.__doc__
         setattr(owner, name, wrapped)
         self._undo.append(lambda: setattr(owner, name, original))
+
+
+_SESSION_FILE = os.path.join("client", "session.py")
+
+
+def _threads_in_session_calls() -> list[threading.Thread]:
+    """Live daemon threads (not the caller) whose Python stack is inside TensorFlow's Session code."""
+    frames = sys._current_frames()
+    found = []
+    for thread in threading.enumerate():
+        if thread is threading.current_thread() or not thread.daemon or not thread.is_alive():
+            continue
+        frame = frames.get(thread.ident) if thread.ident is not None else None
+        if frame is not None and _in_session_call(frame):
+            found.append(thread)
+    return found
+
+
+def _in_session_call(frame: FrameType | None) -> bool:
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.endswith(_SESSION_FILE) and "tensorflow" in name:
+            return True
+        frame = frame.f_back
+    return False
