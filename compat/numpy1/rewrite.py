@@ -5,9 +5,10 @@ In a module of the script's own code:
 * ``np.NAME`` for a removed name (:data:`compat.numpy1.removed.REMOVED`) and
   ``from numpy import NAME`` -> ``__compat__.numpy.NAME``;
 * ``np.lib.pad`` / ``from numpy.lib import pad`` -> ``numpy.pad``;
-* ``np.array``, ``np.asarray`` and ``np.load`` (and their ``from numpy import``
-  forms) -> the NumPy 1 versions of :class:`compat.numpy1.runtime.Numpy1Names`
-  (ragged input, ``copy=False``, the ``--allow-pickle`` default); only the
+* ``np.array``, ``np.asarray``, ``np.load``, ``np.save``, ``np.savez`` and
+  ``np.savez_compressed`` (and their ``from numpy import`` forms) -> the NumPy 1
+  versions of :class:`compat.numpy1.runtime.Numpy1Names` (ragged input,
+  ``copy=False``, the ``--allow-pickle`` default); only the
   ``np.load`` calls that read an object array (``.item()``, ``[()]``,
   ``encoding=``) are reported, the others are silent;
 * ``x.ptp()``, ``x.itemset(...)``, ``x.newbyteorder()`` -> helpers that call the
@@ -36,7 +37,7 @@ from compat.surfaces.source_pass import SourcePass, helper, import_aliases, shor
 __all__ = ["SCALAR_CONVERSIONS", "SERVED_FUNCTIONS", "Numpy1Pass"]
 
 #: NumPy functions the script's own code gets in their NumPy 1 behaviour.
-SERVED_FUNCTIONS = frozenset({"array", "asarray", "load"})
+SERVED_FUNCTIONS = frozenset({"array", "asarray", "load", "save", "savez", "savez_compressed"})
 #: ``int(x)`` & co. in a module that uses NumPy: a size-1 array converts, as NumPy 1 let it
 #: (NumPy 2 takes only 0-d arrays); the helper of :mod:`compat.numpy1.runtime` each becomes.
 SCALAR_CONVERSIONS: dict[str, str] = {"int": "to_int", "float": "to_float", "complex": "to_complex"}

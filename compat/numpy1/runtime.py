@@ -9,6 +9,10 @@ script's code at. It gives
   except that ragged input (lists of different lengths) gives an object array with
   a ``VisibleDeprecationWarning``, as NumPy 1.19-1.23 did, and that ``copy=False``
   means "copy only if needed" as in NumPy 1;
+* :meth:`Numpy1Names.save`, :meth:`Numpy1Names.savez`, :meth:`Numpy1Names.savez_compressed`:
+  a ragged list given as an array is saved as the object array NumPy 1 made of it
+  (TensorLayer 1.x's ``tl.files.save_npz`` saves its list of weights of different
+  shapes so);
 * :meth:`Numpy1Names.load`: ``numpy.load`` with NumPy's safe default
   (``allow_pickle=False``) unless the runner was started with ``--allow-pickle``;
   the refusal of an object array says how to allow it;
@@ -68,11 +72,27 @@ def _is_ragged_failure(exc: ValueError) -> bool:
     return "inhomogeneous" in text or "setting an array element with a sequence" in text
 
 
-def _warn_ragged() -> None:
+def _old_array(value: Any, stacklevel: int = 5) -> Any:
+    """``value`` as NumPy 1 converted it on saving: a list or tuple that is ragged becomes an object array.
+
+    ``stacklevel`` of the warning: 5 from a comprehension of ``savez``, 4 from ``save``.
+    """
+    if not isinstance(value, (list, tuple)):
+        return value  # arrays, scalars and NumPy's own conversions are left to NumPy
+    try:
+        return np.asanyarray(value)
+    except ValueError as exc:
+        if not _is_ragged_failure(exc):
+            raise
+    _warn_ragged(stacklevel)
+    return np.array(value, object)
+
+
+def _warn_ragged(stacklevel: int = 3) -> None:
     warnings.warn(np.exceptions.VisibleDeprecationWarning(
         "ragged nested sequences (items of different lengths or shapes) were made into an object array, "
         "as NumPy 1.19-1.23 did; NumPy 1.24 and later raise ValueError unless dtype=object is given"),
-        stacklevel=3)
+        stacklevel=stacklevel)
 
 
 def ptp(obj: Any, *args: Any, **kwargs: Any) -> Any:
@@ -206,6 +226,18 @@ class Numpy1Names:
                 raise
         _warn_ragged()
         return np.asarray(obj, object, *args, **kwargs)
+
+    def save(self, file: Any, arr: Any, *args: Any, **kwargs: Any) -> None:
+        """``numpy.save``; a ragged list ``arr`` is saved as NumPy 1's object array (and a warning)."""
+        np.save(file, _old_array(arr, stacklevel=4), *args, **kwargs)
+
+    def savez(self, file: Any, *args: Any, **kwds: Any) -> None:
+        """``numpy.savez``; each ragged list among the arrays is saved as NumPy 1's object array."""
+        np.savez(file, *(_old_array(a) for a in args), **{k: _old_array(v) for k, v in kwds.items()})
+
+    def savez_compressed(self, file: Any, *args: Any, **kwds: Any) -> None:
+        """``numpy.savez_compressed``; each ragged list is saved as NumPy 1's object array."""
+        np.savez_compressed(file, *(_old_array(a) for a in args), **{k: _old_array(v) for k, v in kwds.items()})
 
     def load(self, file: Any, *args: Any, **kwargs: Any) -> Any:
         """``numpy.load``; ``allow_pickle`` defaults to :attr:`allow_pickle` unless the call gives it.

@@ -356,6 +356,35 @@ def test_copy_false_means_copy_if_needed() -> None:
     assert found["a"].tolist() == [1, 2] and found["b"] is base
 
 
+@pytest.mark.parametrize("source", [
+    "import numpy as np\nnp.savez(path, params=weights)\n",
+    "import numpy as np\nnp.savez_compressed(path, weights)\n",
+    "from numpy import save\nsave(path, weights)\n",
+])
+def test_saving_a_ragged_list_stores_numpy_1s_object_array(source: str, tmp_path: Path) -> None:
+    # TensorLayer 1.x's tl.files.save_npz: np.savez(name, params=[W0, b0, W1, b1]).
+    weights = [np.arange(12.0).reshape(4, 3), np.arange(3.0), np.ones((3, 2)), np.zeros(2)]
+    path = tmp_path / ("out.npy" if "save(" in source and "savez" not in source else "out.npz")
+    with pytest.raises(ValueError, match="inhomogeneous"):
+        np.savez(tmp_path / "direct.npz", params=weights)  # NumPy itself
+    with pytest.warns(np.exceptions.VisibleDeprecationWarning, match="ragged"):
+        run_legacy(source, path=str(path), weights=weights)
+    loaded = np.load(path, allow_pickle=True)
+    stored = loaded if path.suffix == ".npy" else loaded["params" if "params" in source else "arr_0"]
+    assert stored.dtype == object and stored.shape == (4,)
+    for got, want in zip(stored, weights):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_saving_regular_lists_is_numpys_own_and_silent(tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_legacy("import numpy as np\nnp.savez(path, a=[[1, 2], [3, 4]], b=x)\n", path=str(tmp_path / "r.npz"),
+                   x=np.float32(2.5))
+    loaded = np.load(tmp_path / "r.npz")
+    assert loaded["a"].dtype == np.int64 and loaded["a"].tolist() == [[1, 2], [3, 4]] and loaded["b"] == 2.5
+
+
 # --------------------------------------------------------------------------
 # np.load of object arrays
 # --------------------------------------------------------------------------
