@@ -78,11 +78,18 @@ ArgSpec = namedtuple("ArgSpec", ["args", "varargs", "keywords", "defaults"])
 def getargspec(func: Callable[..., Any]) -> ArgSpec:
     """``inspect.getargspec``: (args, varargs, keywords, defaults) of a function without keyword-only arguments.
 
+    TensorFlow's own functions are described whatever their annotations: TF 2
+    annotated its generated ops (``tf.nn.relu``'s ``features``), which TF 1.x
+    never did, and TF1-era libraries (PrettyTensor registers ``tf.nn.relu``)
+    called ``getargspec`` on them.
+
     Raises:
-        ValueError: ``func`` has keyword-only arguments or annotations, as the original did.
+        ValueError: ``func`` has keyword-only arguments, or annotations and is not
+            TensorFlow's, as the original did.
     """
     spec = inspect.getfullargspec(func)
-    if spec.kwonlyargs or spec.annotations:
+    tensorflows = str(getattr(func, "__module__", "") or "").startswith("tensorflow.")
+    if spec.kwonlyargs or (spec.annotations and not tensorflows):
         raise ValueError(f"getargspec cannot describe {func!r}: it has keyword-only arguments or annotations; "
                          "use inspect.signature")
     return ArgSpec(spec.args, spec.varargs, spec.varkw, spec.defaults)

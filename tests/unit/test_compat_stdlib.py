@@ -82,6 +82,8 @@ def _getargspec_check(v: Any) -> None:
     assert tuple(spec) == (["a", "b"], "c", "d", (2,)) and spec.keywords == "d"
     with pytest.raises(ValueError, match="keyword-only"):
         exec("def g(*, k=1): pass\nv(g)", {"v": v})
+    with pytest.raises(ValueError, match="annotations"):  # a user's annotated function: as Python 3.0-3.10
+        exec("def h(x: int): pass\nv(h)", {"v": v})
 
 
 def _coroutine_check(v: Any) -> None:
@@ -465,3 +467,14 @@ def test_platform_and_urllib_references_are_independent() -> None:
     assert base64.encodebytes(b"ab") == b"YWI=\n"
     assert isinstance(platform.system(), str)
     assert io.StringIO("x").read() == "x"
+
+
+def test_getargspec_describes_tensorflows_annotated_ops_as_tf_1_did() -> None:
+    # TF 2 annotates its generated ops (tf.nn.relu's ``features``); TF 1.x did not, and PrettyTensor 0.7.4
+    # registers tf.nn.relu through inspect.getargspec at import.
+    import inspect
+
+    import tensorflow as tf
+    assert inspect.getfullargspec(tf.nn.relu).annotations  # the reason for the rule
+    spec = removed.getargspec(tf.nn.relu)
+    assert tuple(spec) == (["features", "name"], None, None, (None,))
