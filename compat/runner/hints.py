@@ -100,11 +100,9 @@ MISSING_PACKAGES: dict[str, str] = {
     # replace the stack the runner runs on; the few pure-Python packages they import are named.
     "tflearn": ("TFLearn's last release, 0.5.0 (2020), is TensorFlow 1 code the runner serves as such: "
                 "`pip install tflearn==0.5.0`"),
-    "prettytensor": ("PrettyTensor's last release, 0.7.4 (2017), is TensorFlow 1 code the runner serves as such "
-                     "(`pip install --no-deps prettytensor==0.7.4`), but it still fails: its import calls "
-                     "inspect.getargspec on tf.nn.relu, which TensorFlow 2.21 annotates, and its scopes.py swaps "
-                     "the VariableScope in TF's '__varscope' collection (variable_scope._VARSCOPE_KEY), where "
-                     "later TensorFlow keeps a _VariableScopeStore; write its layers with tf.layers"),
+    "prettytensor": ("PrettyTensor's last release, 0.7.4 (2017), is TensorFlow 1 code the runner serves as such: "
+                     "`pip install --no-deps prettytensor==0.7.4 six` (not its enum34, which would hide Python 3's "
+                     "enum)"),
     "sonnet": ("Sonnet 1's last release, dm-sonnet 1.36, is TensorFlow 1 code the runner serves as such "
                "(Sonnet 2 has another API): `pip install --no-deps dm-sonnet==1.36 semantic-version contextlib2`"),
     "tensorlayer": ("TensorLayer 1.x's last release, 1.11.1, is TensorFlow 1 code the runner serves as such "

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib.machinery
 import os
 import sys
@@ -47,6 +48,49 @@ __all__ = [
 
 #: Folder names that hold installed packages, never the script's own code.
 INSTALLED_PARTS = frozenset({"site-packages", "dist-packages"})
+
+
+@functools.lru_cache(maxsize=256)
+def installed_tops(folder: Path) -> frozenset[str]:
+    """The top-level modules that pip installed into ``folder`` (``pip install --target``, a venv's
+    folder without the usual name): those its ``*.dist-info``/``*.egg-info`` records list.
+
+    A ``PYTHONPATH`` folder is the script's own code, except what an installer put there.
+    """
+    tops: set[str] = set()
+    try:
+        infos = [entry for entry in folder.iterdir() if entry.name.endswith((".dist-info", ".egg-info"))]
+    except OSError:
+        return frozenset()
+    for info in infos:
+        for name, read in (("top_level.txt", _lines), ("RECORD", _record_tops)):
+            try:
+                tops.update(read((info / name).read_text(encoding="utf-8", errors="replace")))
+            except OSError:
+                continue
+    return frozenset(top for top in tops if top and not top.endswith((".dist-info", ".egg-info")))
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()]
+
+
+def _record_tops(text: str) -> list[str]:
+    """The first path part of each file of a ``RECORD`` (``pkg/mod.py,sha256=...,123``), ``.py`` dropped."""
+    tops = []
+    for line in text.splitlines():
+        first = line.split(",", 1)[0].split("/", 1)[0]
+        if first and first not in ("..", "__pycache__") and not first.startswith("."):
+            tops.append(first.removesuffix(".py"))
+    return tops
+
+
+def is_installed_below(folder: Path, relative_parts: tuple[str, ...]) -> bool:
+    """True if the file at ``relative_parts`` below ``folder`` belongs to a package an installer put there."""
+    if not relative_parts:
+        return False
+    top = relative_parts[0].removesuffix(".py")
+    return top in installed_tops(folder)
 
 
 def stdlib_folders() -> list[Path]:

@@ -723,8 +723,9 @@ class LocalScope:
     The script's own code is every source file below its folder, below a
     ``PYTHONPATH`` folder (see :meth:`for_script`) or below a folder its code
     adds to ``sys.path`` (:func:`walk_local_modules` adds those), except
-    installed packages (``site-packages``/``dist-packages``), Python's standard
-    library and this project's own packages.
+    installed packages (``site-packages``/``dist-packages``, or a package that an
+    installer's ``*.dist-info`` record lists beside it, as ``pip install --target``
+    leaves), Python's standard library and this project's own packages.
 
     Args:
         root: the script's folder.
@@ -777,9 +778,12 @@ class LocalScope:
         except (OSError, RuntimeError):
             return False
         for folder in self.folders:
-            if (resolved.is_relative_to(folder) and not local_imports.INSTALLED_PARTS.intersection(
-                    resolved.relative_to(folder).parts)):
-                return not self._excluded(resolved)
+            if not resolved.is_relative_to(folder):
+                continue
+            parts = resolved.relative_to(folder).parts
+            if local_imports.INSTALLED_PARTS.intersection(parts) or local_imports.is_installed_below(folder, parts):
+                continue  # an installed package (pip install --target FOLDER), not the script's code
+            return not self._excluded(resolved)
         return False
 
     def relative(self, path: str | Path) -> str:

@@ -9,6 +9,8 @@
   once TensorFlow runs in graph mode (by the TF1 surface);
 * ``tensorflow.compat.v1.estimator``, which tensorflow-hub 0.15's ``hub.Module`` imports
   (:mod:`compat.tf1_libraries.estimator_path`);
+* TF 1.0-1.7's ``variable_scope._VARSCOPE_KEY`` collection, through which PrettyTensor
+  enters its layers' scopes (:mod:`compat.tf1_libraries.varscope`), once TensorFlow has loaded;
 * Pillow's ``Image.ANTIALIAS`` & co., removed in Pillow 10, which TFLearn uses as a default
   argument (:mod:`compat.tf1_libraries.pillow`);
 * ``compat check``: an import of a known library that is installed is reported as served,
@@ -29,6 +31,7 @@ import traceback
 from collections.abc import Iterator, Sequence
 
 from compat.surfaces import Context, Surface, Use
+from compat.tf1_libraries import varscope
 from compat.tf1_libraries.estimator_path import CompatV1EstimatorFinder
 from compat.tf1_libraries.finder import LegacyPackageFinder
 from compat.tf1_libraries.known import by_module
@@ -136,6 +139,7 @@ SURFACE = Surface(
             "served as TensorFlow 1 code",
     patches=PillowPatches,
     finders=_finders,
+    after_tensorflow=lambda context: varscope.install(),
     uses=_uses,
     hint=installed_failure_hint,
     order=0,

@@ -8,13 +8,15 @@ against NumPy: a fitted linear model against least squares, a layer's output
 against its own weights. If the index cannot be reached the fixture fails with
 pip's message (bounded by a timeout), it does not hang.
 
-TensorLayer's ``tl.files.save_npz`` still fails (``np.savez`` of a ragged list,
-an error since NumPy 1.24), so its test reads the weights from the session.
-keras-contrib was never released to PyPI (MISSING_PACKAGES says so) and
-tensorflow-hub 0.15.0's ``hub.Module`` (TF1 hub format, exported
-and loaded again) needs ``tf.compat.v1.estimator``, which the runner serves.
-PrettyTensor 0.7.4 still fails at import (its ``inspect.getargspec`` of the
-annotated ``tf.nn.relu``); neither is run here.
+The folder is a ``pip install --target`` folder not named ``site-packages``, so the
+runner must tell the installed packages from the script's own code by their
+``*.dist-info`` records. TensorLayer's ``tl.files.save_npz`` saves a ragged list
+(NumPy 1's object array) that ``load_npz`` reads back under ``--allow-pickle``.
+tensorflow-hub 0.15.0's ``hub.Module`` (TF1 hub format, exported and loaded again)
+needs ``tf.compat.v1.estimator``, which the runner serves. PrettyTensor 0.7.4 enters
+its scopes through TF 1.7's ``variable_scope._VARSCOPE_KEY``. keras-contrib was
+never released to PyPI (MISSING_PACKAGES says so) and is not run here. One
+notebook runs every library in the ``tf1-compat`` kernel.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -35,13 +38,14 @@ LIBRARIES: tuple[str, ...] = (
     "tensorpack==0.9.9", "msgpack==1.1.2", "msgpack-numpy==0.4.8", "tabulate==0.9.0",
     "tensorlayer==1.11.1", "progressbar2==4.5.0", "python-utils==3.9.1", "lxml==6.0.2",
     "tensorflow-hub==0.15.0",  # the last release with hub.Module (0.16 removed it)
+    "prettytensor==0.7.4", "six==1.17.0",  # not its enum34: that backport would hide Python 3's enum
 )
 PIP_TIMEOUT = 300
 
 @pytest.fixture(scope="session")
 def tf1_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A ``site-packages`` folder holding :data:`LIBRARIES`, installed once per test session."""
-    site = tmp_path_factory.mktemp("tf1_libraries") / "site-packages"
+    site = tmp_path_factory.mktemp("tf1_libraries") / "pip_target"
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
                "--disable-pip-version-check", "--timeout", "30", "--retries", "2", "--target", str(site), *LIBRARIES]
     try:
@@ -53,16 +57,16 @@ def tf1_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
-def run_with(site: Path, script: Path) -> dict[str, list[float]]:
+def run_with(site: Path, script: Path, *options: str) -> dict[str, Any]:
     """``python -m compat run script`` with ``site`` on ``PYTHONPATH`` (as :func:`tests.helpers.scripts.compat_run`
     runs it, with that variable); the JSON the script printed after ``RESULT``."""
     env = dict(quiet_env(), PYTHONPATH=str(site))
-    done = subprocess.run([sys.executable, "-m", "compat", "run", str(script)], cwd=script.parent, env=env,
+    done = subprocess.run([sys.executable, "-m", "compat", "run", *options, str(script)], cwd=script.parent, env=env,
                           capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
     # TFLearn's progress display writes terminal escapes before the line: read from the marker on.
     line = done.stdout[done.stdout.rindex("RESULT ") + len("RESULT "):].splitlines()[0]
-    result: dict[str, list[float]] = json.loads(line)
+    result: dict[str, Any] = json.loads(line)
     assert not list(site.rglob("*.pyc")), "the runner wrote bytecode next to the installed files"
     return result
 
@@ -207,24 +211,174 @@ def test_tensorlayer1_dense_network_computes_from_its_weights(tf1_site: Path, tm
     np.testing.assert_allclose(result["out"], expected, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
-def test_a_notebook_under_the_kernel_serves_the_library_too(tf1_site: Path, tmp_path: Path) -> None:
+#: One cell per library: a layer of 3 tanh units on ``data``, its output against NumPy from the layer's own
+#: weights (``diffs[library]``, the largest absolute difference).
+NOTEBOOK_CELLS = (
+    """import json
+import numpy as np
+import tensorflow as tf
+data = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 1.0]], np.float32)
+diffs = {}""",
+    """import tflearn
+with tf.Graph().as_default():
+    dense = tflearn.fully_connected(tflearn.input_data(shape=[None, 4]), 3, activation='tanh')
+    model = tflearn.DNN(dense)
+    out, w, b = model.predict(data), model.get_weights(dense.W), model.get_weights(dense.b)
+diffs['tflearn'] = float(np.abs(out - np.tanh(data @ w + b)).max())""",
+    """import tensorlayer as tl
+with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None, 4])
+    net = tl.layers.DenseLayer(tl.layers.InputLayer(x, name='in'), n_units=3, act=tf.nn.tanh, name='d')
+    with tf.Session() as sess:
+        tl.layers.initialize_global_variables(sess)
+        out, (w, b) = sess.run(net.outputs, {x: data}), sess.run(net.all_params)
+diffs['tensorlayer'] = float(np.abs(out - np.tanh(data @ w + b)).max())""",
+    """import sonnet as snt
+with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None, 4])
+    lin = snt.Linear(3)
+    y = tf.nn.tanh(lin(x))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out, w, b = sess.run([y, lin.w, lin.b], {x: data})
+diffs['sonnet'] = float(np.abs(out - np.tanh(data @ w + b)).max())""",
+    """import prettytensor as pt
+with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None, 4])
+    y = pt.wrap(x).fully_connected(3, activation_fn=tf.nn.tanh, name='fc')
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out, w, b = sess.run([y, 'fc/weights:0', 'fc/bias:0'], {x: data})
+diffs['prettytensor'] = float(np.abs(out - np.tanh(data @ w + b)).max())""",
+    """from tensorpack.models import FullyConnected
+with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None, 4])
+    y = FullyConnected('fc', x, 3, activation=tf.nn.tanh)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out, w, b = sess.run([y, 'fc/W:0', 'fc/b:0'], {x: data})
+diffs['tensorpack'] = float(np.abs(out - np.tanh(data @ w + b)).max())""",
+    """import tensorflow_hub as hub
+kernel = np.array([[1.0, 0.5, -1.0], [2.0, 0.0, 0.25], [3.0, -2.0, 1.0], [4.0, 1.0, 0.0]], np.float32)
+def module_fn():
+    x = tf.placeholder(tf.float32, [None, 4])
+    w = tf.get_variable('w', initializer=tf.constant(kernel))
+    hub.add_signature(inputs=x, outputs=tf.nn.tanh(tf.matmul(x, w)))
+with tf.Graph().as_default():
+    y = hub.Module(hub.create_module_spec(module_fn))(tf.constant(data))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out = sess.run(y)
+diffs['hub'] = float(np.abs(out - np.tanh(data @ kernel)).max())""",
+    "print('DIFFS ' + json.dumps(diffs, sort_keys=True))",
+)
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + 2 * RUN_TIMEOUT + 30)
+def test_every_library_in_one_notebook_under_the_kernel(tf1_site: Path, tmp_path: Path) -> None:
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
-    cells = ["import numpy as np\nimport sonnet as snt\nimport tensorflow as tf",
-             "x = tf.placeholder(tf.float32, [None, 2])\nlin = snt.Linear(1)\ny = lin(x)",
-             "sess = tf.Session()\nsess.run(tf.global_variables_initializer())\n"
-             "data = np.array([[1.0, 2.0], [-1.0, 0.5]], np.float32)\n"
-             "out, w, b = sess.run([y, lin.w, lin.b], {x: data})\n"
-             "print('DIFF', float(np.abs(out - (data @ w + b)).max()), out.shape)"]
-    notebook = tmp_path / "old_sonnet.ipynb"
-    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells]), notebook)
+    notebook = tmp_path / "tf1_libraries.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in NOTEBOOK_CELLS]), notebook)
     env = dict(quiet_env(), PYTHONPATH=str(tf1_site))
     env.pop("MPLBACKEND", None)
     done = subprocess.run([sys.executable, "-m", "compat", "run", str(notebook)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
+                          capture_output=True, text=True, timeout=2 * RUN_TIMEOUT, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-6000:]
-    assert "DIFF 0.0 (2, 1)" in done.stdout
+    line = done.stdout[done.stdout.rindex("DIFFS ") + len("DIFFS "):].splitlines()[0]
+    diffs = json.loads(line)
+    assert sorted(diffs) == ["hub", "prettytensor", "sonnet", "tensorlayer", "tensorpack", "tflearn"]
+    assert all(0 <= d < 1e-5 for d in diffs.values()), diffs
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_prettytensor_tutorial_network_trains_and_computes_from_its_weights(tf1_site: Path, tmp_path: Path) -> None:
+    # The shape of the Hvass-Labs tutorials' PrettyTensor network (conv, pool, flatten, fc, softmax_classifier).
+    script = write(tmp_path / "prettytensor_net.py", """
+        import json
+        import numpy as np
+        import tensorflow as tf
+        import prettytensor as pt
+
+        x = tf.placeholder(tf.float32, shape=[None, 8, 8, 1], name='x')
+        y_true = tf.placeholder(tf.float32, shape=[None, 3], name='y_true')
+        x_pretty = pt.wrap(x)
+        with pt.defaults_scope(activation_fn=tf.nn.relu):
+            y_pred, loss = x_pretty.\\
+                conv2d(kernel=3, depth=4, name='layer_conv1').\\
+                max_pool(kernel=2, stride=2).\\
+                flatten().\\
+                fully_connected(size=5, name='layer_fc1').\\
+                softmax_classifier(num_classes=3, labels=y_true)
+        optimizer = tf.train.AdamOptimizer(learning_rate=1e-2).minimize(loss)
+        rng = np.random.RandomState(0)
+        data = rng.rand(6, 8, 8, 1).astype(np.float32)
+        labels = np.eye(3, dtype=np.float32)[[0, 1, 2, 0, 1, 2]]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            first = float(sess.run(loss, {x: data, y_true: labels}))
+            for _ in range(20):
+                sess.run(optimizer, {x: data, y_true: labels})
+            last, pred = sess.run([loss, y_pred], {x: data, y_true: labels})
+            weights = {v.op.name: sess.run(v).tolist() for v in tf.trainable_variables()}
+        print("RESULT " + json.dumps({"first": first, "last": float(last), "pred": pred.tolist(),
+                                      "data": data.tolist(), "labels": labels.tolist(), "weights": weights}))
+        """)
+    result = run_with(tf1_site, script)
+    w = {name: np.asarray(value, np.float64) for name, value in result["weights"].items()}
+    assert sorted(w) == ["fully_connected/bias", "fully_connected/weights", "layer_conv1/bias",
+                         "layer_conv1/weights", "layer_fc1/bias", "layer_fc1/weights"]
+    data = np.asarray(result["data"], np.float64)
+    padded = np.pad(data, ((0, 0), (1, 1), (1, 1), (0, 0)))  # 'SAME' 3x3, stride 1
+    conv = np.stack([np.stack([np.einsum("nabc,abco->no", padded[:, i:i + 3, j:j + 3, :], w["layer_conv1/weights"])
+                               for j in range(8)], axis=1) for i in range(8)], axis=1) + w["layer_conv1/bias"]
+    pooled = np.maximum(conv, 0).reshape(6, 4, 2, 4, 2, 4).max(axis=(2, 4)).reshape(6, -1)
+    hidden = np.maximum(pooled @ w["layer_fc1/weights"] + w["layer_fc1/bias"], 0)
+    logits = hidden @ w["fully_connected/weights"] + w["fully_connected/bias"]
+    softmax = np.exp(logits - logits.max(axis=1, keepdims=True))
+    softmax /= softmax.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(result["pred"], softmax, rtol=1e-5, atol=1e-6)
+    cross_entropy = -(np.asarray(result["labels"]) * np.log(softmax)).sum(axis=1).mean()
+    assert result["last"] == pytest.approx(cross_entropy, rel=1e-4)
+    assert result["last"] < result["first"]  # the optimizer reached the variables PrettyTensor made
+
+
+@pytest.mark.timeout(PIP_TIMEOUT + RUN_TIMEOUT + 30)
+def test_tensorlayer1_save_npz_and_load_npz_round_trip_under_allow_pickle(tf1_site: Path, tmp_path: Path) -> None:
+    script = write(tmp_path / "tensorlayer_npz.py", """
+        import json
+        import numpy as np
+        import tensorflow as tf
+        import tensorlayer as tl
+
+        x = tf.placeholder(tf.float32, [None, 4], name="x")
+        net = tl.layers.InputLayer(x, name="input")
+        net = tl.layers.DenseLayer(net, n_units=3, act=tf.nn.tanh, name="dense1")
+        net = tl.layers.DenseLayer(net, n_units=2, act=tf.identity, name="out")
+        data = (np.arange(8, dtype=np.float32).reshape(2, 4) - 3.0) / 4.0
+        with tf.Session() as sess:
+            tl.layers.initialize_global_variables(sess)
+            saved = sess.run(net.all_params)
+            tl.files.save_npz(net.all_params, name="model.npz", sess=sess)
+            tl.layers.initialize_global_variables(sess)  # new random weights
+            fresh = sess.run(net.all_params)
+            tl.files.assign_params(sess, tl.files.load_npz(name="model.npz"), net)
+            out = sess.run(net.outputs, {x: data})
+            restored = sess.run(net.all_params)
+        print("RESULT", json.dumps({"saved": [p.tolist() for p in saved], "fresh": [p.tolist() for p in fresh],
+                                    "restored": [p.tolist() for p in restored], "out": out.tolist(),
+                                    "data": data.tolist()}))
+        """)
+    result = run_with(tf1_site, script, "--allow-pickle")
+    saved = [np.asarray(p) for p in result["saved"]]
+    assert not np.allclose(saved[0], np.asarray(result["fresh"][0]))  # the reload had something to undo
+    for got, want in zip(result["restored"], saved):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    w0, b0, w1, b1 = (p.astype(np.float64) for p in saved)
+    expected = np.tanh(np.asarray(result["data"], np.float64) @ w0 + b0) @ w1 + b1
+    np.testing.assert_allclose(result["out"], expected, rtol=1e-5, atol=1e-6)
+    with np.load(tmp_path / "model.npz", allow_pickle=True) as stored:
+        assert stored["params"].dtype == object and [p.shape for p in stored["params"]] == [(4, 3), (3,), (3, 2), (2,)]
 
 
 @pytest.mark.timeout(RUN_TIMEOUT + 30)

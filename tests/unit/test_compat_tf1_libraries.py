@@ -305,3 +305,72 @@ def test_a_served_librarys_modules_count_as_the_scripts_own_code() -> None:
     assert context.owns_module(types.ModuleType("script_mod"))
     assert context.owns_module(types.ModuleType("tflearn.layers.core"))
     assert not context.owns_module(types.ModuleType("numpy"))
+
+
+# --------------------------------------------------------------------------
+# pip install --target FOLDER on PYTHONPATH: installed, not the script's code
+# --------------------------------------------------------------------------
+
+def test_a_pip_target_folder_on_pythonpath_holds_installed_packages_not_script_code(tmp_path: Path) -> None:
+    target = tmp_path / "libs"  # not named site-packages
+    install_fake(target, "oldlib", "1.0", ["tensorflow<2"], {"__init__.py": "X = 1\n", "core.py": "Y = 2\n"})
+    info = next(target.glob("oldlib-*.dist-info"))
+    (info / "RECORD").write_text("oldlib/__init__.py,sha256=x,6\noldlib/core.py,sha256=y,6\n"
+                                 "oldlib-1.0.dist-info/METADATA,,\n")
+    (target / "helpers.py").write_text("Z = 3\n")  # the user's own module beside them
+    (target / "shared").mkdir()
+    (target / "shared" / "__init__.py").write_text("")
+    from compat.runner import local_imports
+    local_imports.installed_tops.cache_clear()
+    scope = rewrite.LocalScope(tmp_path / "project", folders=[target])
+    assert not scope.contains(target / "oldlib" / "core.py")
+    assert not scope.contains(target / "oldlib" / "__init__.py")
+    assert scope.contains(target / "helpers.py") and scope.contains(target / "shared" / "__init__.py")
+    assert local_imports.installed_tops(target.resolve()) == frozenset({"oldlib"})
+
+
+def test_top_level_txt_of_an_egg_info_also_marks_installed_modules(tmp_path: Path) -> None:
+    target = tmp_path / "vendor"
+    (target / "legacy_mod.egg-info").mkdir(parents=True)
+    (target / "legacy_mod.egg-info" / "top_level.txt").write_text("legacy_mod\n")
+    (target / "legacy_mod.py").write_text("A = 1\n")
+    (target / "mine.py").write_text("B = 2\n")
+    from compat.runner import local_imports
+    local_imports.installed_tops.cache_clear()
+    scope = rewrite.LocalScope(tmp_path / "project", folders=[target])
+    assert not scope.contains(target / "legacy_mod.py") and scope.contains(target / "mine.py")
+
+
+# --------------------------------------------------------------------------
+# TF 1.7's variable_scope._VARSCOPE_KEY (PrettyTensor)
+# --------------------------------------------------------------------------
+
+def test_varscope_key_collection_reads_and_sets_the_current_scope_of_its_graph() -> None:
+    import tensorflow as tf
+    from tensorflow.python.ops import variable_scope
+
+    from compat.tf1_libraries import varscope
+    assert not hasattr(variable_scope, "_VARSCOPE_KEY")  # TF 1.8 removed it
+    undo = varscope.install()
+    try:
+        graph, other = tf.Graph(), tf.Graph()
+        with graph.as_default():
+            slot = tf.compat.v1.get_collection_ref(variable_scope._VARSCOPE_KEY)
+            old = slot[0]
+            assert old is tf.compat.v1.get_variable_scope() and len(slot) == 1 and list(slot) == [old]
+            # PrettyTensor's enter: a scope object put in the slot becomes the current scope ...
+            slot[0] = tf.compat.v1.VariableScope(old.reuse, name="block/fc")
+            made = tf.compat.v1.get_variable("weights", shape=[2])
+            with other.as_default():  # ... of this graph only
+                assert tf.compat.v1.get_variable_scope().name == ""
+            slot[0] = old  # ... and its leave restores the scope
+            after = tf.compat.v1.get_variable("weights", shape=[2])
+            assert tf.compat.v1.get_collection(variable_scope._VARSCOPESTORE_KEY)  # TF 2's store kept
+        assert made.op.name == "block/fc/weights" and after.op.name == "weights"
+        with pytest.raises(IndexError, match="one entry"):
+            slot[1] = old
+        assert graph.get_collection_ref("losses") == []  # every other key reaches TensorFlow's method
+    finally:
+        undo()
+    assert not hasattr(variable_scope, "_VARSCOPE_KEY")
+    assert "get_collection_ref" in tf.Graph.__dict__ and not hasattr(tf.Graph.get_collection_ref, "__wrapped__")
