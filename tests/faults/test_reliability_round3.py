@@ -671,3 +671,31 @@ def test_the_lod_exporters_leftovers_of_a_killed_export_go_with_the_next_export(
     assert (out / "faces-rxx.labels.partial").read_bytes() == b"the user's"
     assert np.load(out / "faces-rxx.labels").tolist() == np.ones((2, 4)).tolist()
     assert "partial" not in json.loads((out / manifest.MANIFEST_NAME).read_text())
+
+
+@pytest.mark.timeout(60)
+def test_the_manifest_written_on_a_full_disk_is_one_line_and_the_earlier_one_stays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "data0.tfrecords").write_bytes(b"records")
+    manifest.record(str(folder), [str(folder / "data0.tfrecords")])
+    before = (folder / manifest.MANIFEST_NAME).read_bytes()
+    (folder / "data1.tfrecords").write_bytes(b"more")
+    made: list[str] = []
+
+    def full_disk_temp(prefix: str = "", suffix: str = "", dir: str | None = None) -> tuple[int, str]:
+        path = os.path.join(str(dir), prefix + "full" + suffix)
+        made.append(path)
+        return os.open("/dev/full", os.O_WRONLY), path  # every write: ENOSPC, as on a full disk
+
+    monkeypatch.setattr(manifest.tempfile, "mkstemp", full_disk_temp)
+    with pytest.raises(OSError) as caught:
+        manifest.record(str(folder), [str(folder / "data1.tfrecords")])
+    assert caught.value.errno == errno.ENOSPC
+    message = str(caught.value)
+    assert "\n" not in message and repr(str(folder)) in message and "no space left" in message
+    monkeypatch.undo()
+    assert made and (folder / manifest.MANIFEST_NAME).read_bytes() == before  # the earlier manifest stays
+    assert sorted(os.listdir(folder)) == sorted([manifest.MANIFEST_NAME, "data0.tfrecords", "data1.tfrecords"])
+    assert manifest.is_ours(str(folder), "data0.tfrecords") and not manifest.is_ours(str(folder), "data1.tfrecords")

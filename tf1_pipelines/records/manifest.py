@@ -31,6 +31,8 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from tf1_pipelines.records.disk_full import disk_full, is_disk_full
+
 
 def _data_error(message: str, path: str) -> Exception:
     # Imported here: the cache command reads manifests and must not load TensorFlow
@@ -126,19 +128,29 @@ def _load_table(folder: str, table: str) -> dict[str, Any]:
 def _save(folder: str, files: dict[str, dict[str, int | str]],
           partial: dict[str, Any] | None = None) -> None:
     """Write the manifest atomically (a temporary file renamed into place); the
-    ``partial`` table is kept as it is unless given."""
+    ``partial`` table is kept as it is unless given. A full disk is
+    :func:`~tf1_pipelines.records.disk_full.disk_full`'s one line naming the folder
+    (the earlier manifest stays as it was)."""
     partial = _load_table(folder, "partial") if partial is None else partial
-    fd, tmp = tempfile.mkstemp(prefix=MANIFEST_NAME + ".", suffix=".partial", dir=folder)
+    content: dict[str, Any] = {"version": _VERSION, "files": dict(sorted(files.items()))}
+    if partial:
+        content["partial"] = dict(sorted(partial.items()))
+    text = json.dumps(content, indent=1)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=MANIFEST_NAME + ".", suffix=".partial", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            content: dict[str, Any] = {"version": _VERSION, "files": dict(sorted(files.items()))}
-            if partial:
-                content["partial"] = dict(sorted(partial.items()))
-            json.dump(content, f, indent=1)
+            f.write(text)
         os.replace(tmp, manifest_path(folder))
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        written = os.path.getsize(tmp) if tmp is not None and os.path.isfile(tmp) else 0
+        raise disk_full(folder, written) from exc
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(tmp)
+        if tmp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(tmp)
 
 
 def is_ours(folder: str, name: str, files: dict[str, dict[str, int | str]] | None = None) -> bool:
