@@ -9,6 +9,9 @@ about its caller's frame. While the runner runs a script, the surfaces'
 :class:`compat.runner.rewrite.LocalScope`; without one (a unit test applying a
 table directly) a file counts as the script's when it lies outside the
 installed packages, Python's standard library and this project's packages.
+The modules of an installed TF1-era library the runner serves as TF1 code
+(:mod:`compat.tf1_libraries`) count as the script's too: they were written
+against the same old defaults (the run's ``Context.owns_module`` says which).
 Imports the standard library only.
 """
 from __future__ import annotations
@@ -26,6 +29,8 @@ __all__ = ["called_from_script", "remember_scope", "run_option"]
 _SCOPES: list[Any] = []
 #: The options of the runs in progress (``allow_pickle``, ...), latest last.
 _OPTIONS: list[Any] = []
+#: The contexts of the runs in progress: ``owns_module`` is read at call time (a surface may widen it later).
+_CONTEXTS: list[Any] = []
 
 #: Path parts that mark an installed package.
 _INSTALLED_PARTS = frozenset({"site-packages", "dist-packages"})
@@ -53,8 +58,11 @@ def remember_scope(context: Any) -> Callable[[], None]:
     if scope is not None:
         _SCOPES.append(scope)
     _OPTIONS.append(options)
+    _CONTEXTS.append(context)
 
     def undo() -> None:
+        if context in _CONTEXTS:
+            _CONTEXTS.remove(context)
         if scope is not None and scope in _SCOPES:
             _SCOPES.remove(scope)
         if options in _OPTIONS:
@@ -96,4 +104,13 @@ def called_from_script(depth: int = 1) -> bool:
         frame = sys._getframe(depth + 1)
     except ValueError:
         return False
-    return _is_script_file(frame.f_code.co_filename)
+    return _is_script_file(frame.f_code.co_filename) or _served_module(frame.f_globals.get("__name__"))
+
+
+def _served_module(name: Any) -> bool:
+    """True if module ``name`` is owned by the run in progress (a served TF1-era library's module)."""
+    if not _CONTEXTS or not isinstance(name, str):
+        return False
+    module = sys.modules.get(name)
+    owns = getattr(_CONTEXTS[-1], "owns_module", None)
+    return module is not None and owns is not None and bool(owns(module))

@@ -65,6 +65,7 @@ class LegacyPackageFinder(importlib.abc.MetaPathFinder):
         self.helpers = helpers
         #: The modules served so far (for messages and tests).
         self.served: list[str] = []
+        self._served_names: set[str] = set()  # the same, for owns(), which wrappers ask on every call
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -79,10 +80,15 @@ class LegacyPackageFinder(importlib.abc.MetaPathFinder):
         else:
             # python2=False: these packages were released for Python 3 (six keeps their Python 2 branches).
             spec.loader = _installed_loader(fullname, spec.origin, self.helpers)
-        self.served.append(fullname)
+        self.mark_served(fullname)
         return spec
+
+    def mark_served(self, fullname: str) -> None:
+        """Note module ``fullname`` as served by this finder (TF1 code from now on)."""
+        self.served.append(fullname)
+        self._served_names.add(fullname)
 
     def owns(self, module: types.ModuleType) -> bool:
         """True for a module this finder served: TF1 code, as the script's own modules are
         (for :attr:`compat.surfaces.Context.owns_module`, which decides where TF1 semantics apply)."""
-        return getattr(module, "__name__", None) in self.served
+        return getattr(module, "__name__", None) in self._served_names
