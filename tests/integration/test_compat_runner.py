@@ -95,6 +95,25 @@ def test_directory_is_not_a_script(tmp_path: Path) -> None:
     assert "it is a directory, not a script" in result.stderr
 
 
+def test_check_of_a_directory_says_it_is_one(tmp_path: Path) -> None:
+    result = compat_cli("check", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 2 and "no such file" not in result.stderr
+    assert result.stderr.strip() == (f"compat: cannot check {tmp_path}: it is a directory, not a script "
+                                     "(name the .py file in it)")
+
+
+def test_random_bytes_as_a_script_name_the_file_and_line(tmp_path: Path) -> None:
+    script = tmp_path / "noise.py"
+    script.write_bytes(bytes(np.random.default_rng(3).integers(0, 256, 300, dtype=np.uint8)))
+    result = compat_cli("run", str(script), cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"{script}:1: syntax error" in result.stderr and "<unknown>" not in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    report = compat_cli("check", str(script), cwd=tmp_path)  # a report: the line cannot be handled
+    assert report.returncode == 1 and "Traceback" not in report.stderr
+    assert "noise.py:1:0: unsupported: syntax error" in report.stdout and "<unknown>" not in report.stdout
+
+
 def test_syntax_error_in_script_names_file_and_line(tmp_path: Path) -> None:
     # Python 2 is translated (tests/integration/test_compat_py2.py); a line that is not
     # Python 2 either is named, not the print statement before it.
