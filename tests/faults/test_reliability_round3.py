@@ -270,6 +270,42 @@ def test_cache_clear_keeps_a_lock_file_with_content_it_did_not_write(
     assert os.listdir(entries[2]) == ["keep.lock"]
 
 
+@pytest.mark.timeout(60)
+def test_cache_clear_removes_a_killed_builds_listed_temporary_file_unless_a_build_holds_the_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    monkeypatch.setenv("TF1_PIPELINES_DATA", str(tmp_path / "home"))
+    home = cache.data_home()
+    killed, running = (os.path.join(home, "div2k_records", key) for key in ("a" * 16, "b" * 16))
+    for entry in (killed, running):
+        os.makedirs(entry)
+        Path(entry, "data0.tfrecords").write_bytes(b"records")
+        manifest.record(entry, [os.path.join(entry, "data0.tfrecords")])
+        Path(entry, ".data1.tfrecords.4242.partial").write_bytes(b"half")   # the build's, listed
+        manifest.add_partials(entry, [".data1.tfrecords.4242.partial"], 4242)
+        Path(entry, "data1.tfrecords.partial").write_bytes(b"the user's")   # not listed
+    held, release = threading.Event(), threading.Event()
+
+    def build() -> None:  # a build of the second entry still running (another thread holds its lock)
+        with folder_lock.folder_lock(running, timeout=5):
+            held.set()
+            release.wait(30)
+
+    builder = threading.Thread(target=build)
+    builder.start()
+    try:
+        assert held.wait(10)
+        cache.clear(home)
+    finally:
+        release.set()
+        builder.join(10)
+    assert sorted(os.listdir(killed)) == ["data1.tfrecords.partial"]  # the leftover went, the user's stays
+    assert Path(killed, "data1.tfrecords.partial").read_bytes() == b"the user's"
+    assert ".data1.tfrecords.4242.partial" in os.listdir(running)     # the running build's is not touched
+    assert os.path.join(killed, "data1.tfrecords.partial") in cache.kept_files
+
+
 # ------------------------------------------------------- row: a full disk
 def _disk_full_writer(after: int):
     """A TFRecordWriter whose ``after``-th write fails as a full disk does."""

@@ -155,9 +155,24 @@ def _cache_wrote(entry: str, path: str, manifests: dict[str, dict[str, dict[str,
         folder = os.path.dirname(folder)
 
 
+def _remove_leftovers(entry: str) -> None:
+    """The temporary files a killed build listed in a manifest under ``entry``, where no
+    build holds the folder now (a held folder is a build running: left alone)."""
+    for folder, _, names in os.walk(entry):
+        if manifest.MANIFEST_NAME not in names:
+            continue
+        try:
+            with folder_lock.folder_lock(folder, timeout=0):
+                manifest.remove_leftover_partials(folder)
+        except (folder_lock.FolderLockTimeout, ValueError):
+            continue  # a build holds it, or its manifest is unreadable: prove nothing, remove nothing
+
+
 def _clear_entry(entry: str) -> list[str]:
-    """Remove what the cache wrote under ``entry``, then every manifest none of whose
-    files is left, then the folders left empty. Returns the files kept."""
+    """Remove the leftovers of killed builds, what the cache wrote under ``entry``, then
+    every manifest none of whose files is left, then the folders left empty. Returns
+    the files kept."""
+    _remove_leftovers(entry)
     read: dict[str, dict[str, dict[str, int | str]]] = {}
     kept: list[str] = []
     manifests: list[str] = []
