@@ -17,8 +17,9 @@ Clearing removes only files the cache wrote: those listed, with their present
 size and digest, in the manifest of their entry
 (:mod:`tf1_pipelines.records.manifest`), the lock files of record caches that
 no build holds (``.tf1_pipelines.lock`` naming a dead holder; an empty ``.lock``
-of earlier versions, never one with content), and the ``.partial-*`` folders an interrupted build leaves when they
-carry the build's marker. A file of the user's inside an entry stays (and with
+of earlier versions, never one with content), the temporary files a killed build listed in
+its manifest (unless a running build holds the folder), and the ``.partial-*`` folders an
+interrupted build leaves when they carry the build's marker. A file of the user's inside an entry stays (and with
 it its folders); nothing else the data home holds is touched. The data home
 itself must be a folder this project made (``sample_data.data_home``). Each pipeline package declares its
 folders (``CACHE_DATA_SETS``, ``CACHE_RECORDS``; read by
