@@ -31,7 +31,7 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-from compat.keras2 import legacy_interfaces
+from compat.keras2 import backend_names, legacy_interfaces
 
 __all__ = ["OLD_PATHS", "Keras2Finder", "install"]
 
@@ -113,6 +113,8 @@ def _extras(fullname: str, source: types.ModuleType) -> dict[str, Any]:
                 rank, legacy_interfaces.legacy_class(getattr(layers, f"Conv{rank}D")))  # type: ignore[arg-type]
             extras.setdefault(f"AtrousConvolution{rank}D", atrous)
             extras.setdefault(f"AtrousConv{rank}D", atrous)
+    if hasattr(source, "set_image_data_format") and hasattr(source, "int_shape"):  # the backend
+        extras.update(backend_names.backend_extras(source))
     if hasattr(source, "set_image_data_format") and not hasattr(source, "set_image_dim_ordering"):
         extras["image_dim_ordering"] = legacy_interfaces.image_dim_ordering(source)
         extras["set_image_dim_ordering"] = legacy_interfaces.set_image_dim_ordering(source)

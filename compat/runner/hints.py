@@ -111,11 +111,9 @@ MISSING_PACKAGES: dict[str, str] = {
     "tensorpack": ("tensorpack 0.9.9 (its last 0.9 release, TF1 trainers) is TensorFlow 1 code the runner serves "
                    "as such: `pip install --no-deps tensorpack==0.9.9 msgpack msgpack-numpy tabulate`"),
     "keras_contrib": ("keras-contrib 2.0.8 (Keras 2's community layers) was never released to PyPI and its "
-                      "repository is archived, so the runner cannot install it for you: installed from its git "
-                      "repository (keras-team/keras-contrib), it is served as TF1-era code and its layers build, "
-                      "but its CRF metrics and losses read Keras 2.2's Node internals (node.input_tensors as a "
-                      "list, node.input_masks) that tf.keras changed; use tf.contrib.crf for "
-                      "keras_contrib.layers.CRF under the runner"),
+                      "repository is archived: install it from that repository, `pip install --no-deps "
+                      "git+https://github.com/keras-team/keras-contrib`; the runner serves it as TF1-era code "
+                      "(its CRF layer, loss and metrics run on the served Keras 2)"),
     "gym": "`pip install gym` (gym 0.26 changed reset() and step(); the old API is gym<0.26)",
     "tensorflow_hub": ("`pip install tensorflow-hub==0.15.0`: its last release with hub.Module, which the runner "
                        "serves tf.compat.v1.estimator to (0.16 removed hub.Module)"),

@@ -1,0 +1,98 @@
+"""Keras 2.2's internals that TF1-era Keras libraries read: a ``Node``'s lists, the backend's names.
+
+keras-contrib 2.0.8's CRF reads ``crf._inbound_nodes[i].input_tensors[0]`` and
+``.input_masks[0]`` and calls ``K.logsumexp``. The node view is checked on a real
+tf_keras model with a masking ``Embedding`` (the mask compared with
+``Embedding.compute_mask`` of the same input), the backend names against NumPy.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from compat.keras2 import keras2_module
+from compat.keras2.node_view import NodeViewPatches
+from compat.library_legacy.callers import remember_scope
+from compat.surfaces import Context
+
+
+@pytest.fixture()
+def node_module() -> Iterator[Any]:
+    from tf_keras.src.engine import node
+    patches = NodeViewPatches()
+    patches.apply(node)
+    yield node
+    patches.undo()
+
+
+def _masked_model() -> tuple[Any, Any, Any]:
+    import tf_keras
+    tokens = tf_keras.Input(shape=(4,), dtype="int32")
+    embedded = tf_keras.layers.Embedding(10, 3, mask_zero=True)(tokens)
+    dense = tf_keras.layers.Dense(2)
+    dense(embedded)  # the call makes the inbound node
+    return tokens, embedded, dense
+
+
+def test_node_tensors_are_lists_and_masks_are_given_to_the_scripts_code(node_module: Any) -> None:
+    with tf.Graph().as_default():
+        tokens, embedded, dense = _masked_model()
+        node = dense._inbound_nodes[0]
+        # The test's own file is the script's code (no run in progress: the file rule).
+        assert isinstance(node.input_tensors, list) and node.input_tensors[0] is embedded
+        assert isinstance(node.output_tensors, list) and len(node.output_tensors) == 1
+        assert len(node.input_masks) == 1 and node.input_masks[0] is embedded._keras_mask
+        assert embedded._keras_mask is not None
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            data = np.array([[3, 0, 5, 0], [0, 0, 1, 2]], np.int32)
+            mask = sess.run(node.input_masks[0], {tokens: data})
+        np.testing.assert_array_equal(mask, data != 0)  # Embedding(mask_zero=True)'s mask
+
+
+def test_tf_keras_itself_keeps_the_structure(node_module: Any) -> None:
+    with tf.Graph().as_default():
+        _, embedded, dense = _masked_model()
+        node = dense._inbound_nodes[0]
+        context = Context(scope=None, helpers=None, owns_module=lambda module: False)
+        undo = remember_scope(context)
+        try:
+            # A caller in an installed package (tf_keras's own code) gets tf.keras's single tensor.
+            namespace: dict[str, Any] = {}
+            exec(compile("def read(node):\n    return node.input_tensors\n",
+                         "/opt/lib/python3.11/site-packages/tf_keras/src/models/cloning.py", "exec"), namespace)
+            assert namespace["read"](node) is embedded
+        finally:
+            undo()
+
+
+def test_the_node_view_is_taken_away_again() -> None:
+    from tf_keras.src.engine import node
+    before = node.Node.__dict__["input_tensors"]
+    patches = NodeViewPatches()
+    patches.apply(node)
+    assert node.Node.__dict__["input_tensors"] is not before and hasattr(node.Node, "input_masks")
+    patches.undo()
+    assert node.Node.__dict__["input_tensors"] is before and not hasattr(node.Node, "input_masks")
+
+
+def test_keras_backend_has_keras_2_2_4s_names() -> None:
+    backend: Any = keras2_module("keras.backend")
+    assert backend is not None and backend.tf is tf.compat.v1
+    x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 8.0]], np.float32)
+    with tf.Graph().as_default(), tf.compat.v1.Session() as sess:
+        t = tf.constant(x)
+        values = sess.run([backend.logsumexp(t, axis=1), backend.logsumexp(t, axis=0, keepdims=True),
+                           backend.slice(t, [0, 1], [2, 2]), backend.identity(t)])
+        assert backend.is_tensor(t) and not backend.is_tensor(x)
+        assert backend.get_variable_shape(tf.compat.v1.Variable(np.zeros((3, 5), np.float32))) == (3, 5)
+    np.testing.assert_allclose(values[0], np.log(np.exp(x).sum(axis=1)), rtol=1e-6)
+    np.testing.assert_allclose(values[1], np.log(np.exp(x).sum(axis=0, keepdims=True)), rtol=1e-6)
+    np.testing.assert_array_equal(values[2], x[0:2, 1:3])
+    np.testing.assert_array_equal(values[3], x)
+    import tf_keras
+    assert not hasattr(tf_keras.backend, "slice")  # tf_keras's own module is unchanged
