@@ -9,6 +9,7 @@ served. Imported when the first model class is served (imports tf_keras).
 """
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
@@ -19,8 +20,48 @@ from compat.keras2 import legacy_interfaces as li
 __all__ = ["Keras1ModelMethods", "load_model_function", "model_class"]
 
 
+def _per_sample(metric: Any) -> Any:
+    """``metric``, its scalar result spread over the samples of ``y_pred`` (``y_pred.shape[:-1]``).
+
+    Keras 2.0-2.2 multiplied each metric's result by the output's mask (and sample
+    weights) and averaged, so a metric function returning one number for the batch
+    (keras-contrib's ``crf_viterbi_accuracy``, many hand-written ones) reported that
+    number; tf_keras's weighted mean refuses a scalar beside a mask of shape
+    ``(batch, time)``. The same number at every sample keeps the weighted mean equal to it.
+    """
+    @functools.wraps(metric)
+    def spread(y_true: Any, y_pred: Any) -> Any:
+        import tensorflow as tf
+        result = metric(y_true, y_pred)
+        if isinstance(result, tf.Tensor) and result.shape.rank == 0 and y_pred.shape.rank is not None \
+                and y_pred.shape.rank >= 2:
+            return tf.fill(tf.shape(y_pred)[:-1], result)
+        return result
+    return spread
+
+
+def _spread_metrics(metrics: Any) -> Any:
+    """``compile``'s ``metrics`` (a list, a dict of lists or names) with each function :func:`_per_sample`."""
+    if isinstance(metrics, dict):
+        return {name: _spread_metrics(value) for name, value in metrics.items()}
+    if isinstance(metrics, (list, tuple)):
+        return type(metrics)(_spread_metrics(m) for m in metrics)
+    return _per_sample(metrics) if callable(metrics) and not isinstance(metrics, type) \
+        and not hasattr(metrics, "update_state") else metrics
+
+
 class Keras1ModelMethods:
     """The model methods whose Keras 1 arguments Keras 2.x converted (mixed in before the tf_keras class)."""
+
+    def compile(self, *args: Any, **kwargs: Any) -> Any:
+        """``compile``, a metric function returning one number for the batch reported as Keras 2.2 did
+        (see :func:`_per_sample`)."""
+        for key in ("metrics", "weighted_metrics"):
+            if kwargs.get(key) is not None:
+                kwargs[key] = _spread_metrics(kwargs[key])
+        if len(args) >= 3:
+            args = (*args[:2], _spread_metrics(args[2]), *args[3:])
+        return super().compile(*args, **kwargs)  # type: ignore[misc]
 
     def fit(self, *args: Any, **kwargs: Any) -> Any:
         """``fit`` with Keras 1's ``nb_epoch`` (Keras 2: ``epochs``)."""

@@ -96,3 +96,40 @@ def test_keras_backend_has_keras_2_2_4s_names() -> None:
     np.testing.assert_array_equal(values[3], x)
     import tf_keras
     assert not hasattr(tf_keras.backend, "slice")  # tf_keras's own module is unchanged
+
+
+def test_a_metric_returning_one_number_is_reported_as_keras_2_2_did_beside_a_mask() -> None:
+    # Keras 2.2 multiplied a metric's result by the output's mask and averaged: a scalar metric
+    # reported itself. keras-contrib's CRF masks its output per sequence (K.any(mask, axis=1), shape
+    # (batch,)), and tf_keras's weighted mean refused a scalar beside it ("Can not squeeze dim[0]").
+    models: Any = keras2_module("keras.models")
+    layers: Any = keras2_module("keras.layers")
+    backend: Any = keras2_module("keras.backend")
+
+    class SequenceMask(layers.Layer):  # type: ignore[misc, name-defined]
+        """Passes its input on; its mask says which sequences have any step (as CRF's does)."""
+
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.supports_masking = True
+
+        def call(self, inputs: Any, mask: Any = None) -> Any:
+            return inputs
+
+        def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+            return None if mask is None else backend.any(mask, axis=1)
+
+    def mean_prediction(y_true: Any, y_pred: Any) -> Any:
+        return backend.mean(y_pred)  # one number for the batch
+
+    x = np.array([[3, 1, 0, 0], [2, 5, 7, 0], [1, 1, 1, 1]], np.int32)
+    y = np.random.default_rng(0).random((3, 4, 2)).astype(np.float32)
+    with tf.Graph().as_default():
+        model = models.Sequential([layers.Embedding(10, 3, mask_zero=True),
+                                   layers.LSTM(5, return_sequences=True), layers.Dense(2), SequenceMask()])
+        model.compile("sgd", loss="mse", metrics=[mean_prediction])
+        model.fit(x, y, epochs=1, batch_size=3, verbose=0)
+        _, reported = model.evaluate(x, y, batch_size=3, verbose=0)
+        predicted = model.predict(x, batch_size=3)
+        assert model.metrics_names[-1] == "mean_prediction"
+    assert reported == pytest.approx(float(predicted.mean()), rel=1e-5)
