@@ -346,7 +346,7 @@ def run(script: str, args: Sequence[str] = (), python2: bool = False, allow_pick
         final = threads.final_status(status)
         # Registered last, so it runs first at exit (after Python joined the non-daemon threads
         # and before a late thread failure is counted): see ThreadEndings.settle.
-        atexit.register(endings.settle)
+        atexit.register(_settle_threads, endings)
         return final
     finally:
         _flush_streams()
@@ -412,6 +412,16 @@ class _ThreadFailures:
             _flush_streams()
             startup_log.restore_stderr()  # os._exit skips the atexit function that would
             os._exit(EXIT_FAILURE)  # the only way to change the status once exit has begun
+
+
+def _settle_threads(endings: thread_endings.ThreadEndings) -> None:
+    """At exit: let daemon threads leave a cancelled session call (bounded); name those that did not."""
+    still = endings.settle()
+    if still:
+        names = ", ".join(repr(name) for name in still)
+        _error(f"daemon thread {names} still inside a TensorFlow session call at exit after "
+               f"{thread_endings.SETTLE_BOUND:g} s; if the process aborts now, that thread is why")
+        _flush_streams()
 
 
 def _put_script_folder_first(folder: Path) -> None:

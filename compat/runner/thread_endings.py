@@ -32,7 +32,10 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-__all__ = ["ThreadEndings"]
+__all__ = ["SETTLE_BOUND", "ThreadEndings"]
+
+#: Seconds :meth:`ThreadEndings.settle` waits at most (a cancelled call returns within milliseconds).
+SETTLE_BOUND = 10.0
 
 
 class ThreadEndings:
@@ -70,7 +73,7 @@ class ThreadEndings:
             return True  # the thread's next sess.run after close(): TF 1.x raised the same
         return isinstance(exc, errors.AbortedError) and "closed" in str(exc).lower()
 
-    def settle(self, bound: float = 10.0) -> list[str]:
+    def settle(self, bound: float = SETTLE_BOUND) -> list[str]:
         """After a session close: wait up to ``bound`` seconds for daemon threads inside a session call.
 
         Only threads whose stack is in TensorFlow's ``client/session.py`` are

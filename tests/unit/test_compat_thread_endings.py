@@ -109,3 +109,17 @@ def test_settle_returns_when_the_session_call_ends_and_names_a_thread_past_the_b
         assert not thread.is_alive()
     finally:
         release.set()
+
+
+def test_the_runner_names_a_thread_still_inside_at_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    from compat.runner import run
+
+    class Stuck(ThreadEndings):
+        def settle(self, bound: float = thread_endings.SETTLE_BOUND) -> list[str]:
+            return ["feeder"]
+
+    run._settle_threads(Stuck())
+    err = capsys.readouterr().err
+    assert "daemon thread 'feeder' still inside a TensorFlow session call at exit after 10 s" in err
+    run._settle_threads(ThreadEndings())  # nothing stopped, nothing waiting: silent
+    assert capsys.readouterr().err == ""
