@@ -4,8 +4,11 @@ No TensorFlow here: the data sets' builder and the cache command use it too.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 import shutil
+from collections.abc import Callable, Iterator
 
 
 def human_bytes(count: int) -> str:
@@ -38,3 +41,20 @@ def disk_full(folder: str, written: int, exc: BaseException | None = None) -> OS
 def is_disk_full(exc: BaseException) -> bool:
     """True for an OSError of a full disk (or of a used-up quota)."""
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def file_size(path: str | None) -> int:
+    """The size of the regular file ``path`` (0 if there is none): what a write had written."""
+    return os.path.getsize(path) if path is not None and os.path.isfile(path) else 0
+
+
+@contextlib.contextmanager
+def named_when_full(folder: str, written: Callable[[], int]) -> Iterator[None]:
+    """Within the block, a full disk becomes :func:`disk_full`'s one line naming ``folder``
+    (``written()``: the bytes written when it filled); every other error passes unchanged."""
+    try:
+        yield
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        raise disk_full(folder, written()) from exc

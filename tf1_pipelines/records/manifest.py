@@ -31,7 +31,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from tf1_pipelines.records.disk_full import disk_full, is_disk_full
+from tf1_pipelines.records.disk_full import file_size, named_when_full
 
 
 def _data_error(message: str, path: str) -> Exception:
@@ -138,15 +138,11 @@ def _save(folder: str, files: dict[str, dict[str, int | str]],
     text = json.dumps(content, indent=1)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=MANIFEST_NAME + ".", suffix=".partial", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, manifest_path(folder))
-    except OSError as exc:
-        if not is_disk_full(exc):
-            raise
-        written = os.path.getsize(tmp) if tmp is not None and os.path.isfile(tmp) else 0
-        raise disk_full(folder, written) from exc
+        with named_when_full(folder, lambda: file_size(tmp)):
+            fd, tmp = tempfile.mkstemp(prefix=MANIFEST_NAME + ".", suffix=".partial", dir=folder)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, manifest_path(folder))
     finally:
         if tmp is not None:
             with contextlib.suppress(FileNotFoundError):

@@ -30,7 +30,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1_pipelines.records import folder_lock, interrupts, manifest
-from tf1_pipelines.records.disk_full import disk_full, is_disk_full
+from tf1_pipelines.records.disk_full import file_size, named_when_full
 
 PARTIAL_SUFFIX = ".partial"
 #: How long a writer waits for another writer of its folder: 0, refuse at once.
@@ -114,14 +114,8 @@ class AtomicRecordWriters:
     @contextlib.contextmanager
     def _disk_errors(self, path: str) -> Iterator[None]:
         """TensorFlow's file errors as OSError; a full disk as :func:`disk_full`."""
-        try:
-            with os_errors(path):
-                yield
-        except OSError as exc:
-            if is_disk_full(exc):
-                raise disk_full(os.path.dirname(os.path.abspath(path)),
-                                self.bytes_written) from exc
-            raise
+        with named_when_full(os.path.dirname(os.path.abspath(path)), lambda: self.bytes_written), os_errors(path):
+            yield
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -195,13 +189,9 @@ def write_file_atomically(path: str | os.PathLike[str], write: Callable[[str], N
     path = os.fspath(path)
     partial = temporary_name(path)
     try:
-        write(partial)
-        os.replace(partial, path)
-    except OSError as exc:
-        if not is_disk_full(exc):
-            raise
-        written = os.path.getsize(partial) if os.path.isfile(partial) else 0
-        raise disk_full(os.path.dirname(os.path.abspath(path)), written) from exc
+        with named_when_full(os.path.dirname(os.path.abspath(path)), lambda: file_size(partial)):
+            write(partial)
+            os.replace(partial, path)
     finally:
         if os.path.exists(partial):
             os.remove(partial)
