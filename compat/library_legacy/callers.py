@@ -25,11 +25,9 @@ from typing import Any
 
 __all__ = ["called_from_script", "remember_scope", "run_option"]
 
-#: The scopes of the runs in progress (the runner runs one script per process; a list keeps undo simple).
-_SCOPES: list[Any] = []
-#: The options of the runs in progress (``allow_pickle``, ...), latest last.
-_OPTIONS: list[Any] = []
-#: The contexts of the runs in progress: ``owns_module`` is read at call time (a surface may widen it later).
+#: The contexts of the runs in progress, latest last (the runner runs one script per process; a list keeps
+#: undo simple): their ``scope``, ``options`` and ``owns_module`` are read when asked (a surface may widen
+#: ``owns_module`` after this hook ran).
 _CONTEXTS: list[Any] = []
 
 #: Path parts that mark an installed package.
@@ -53,26 +51,18 @@ _LIBRARY_FOLDERS = _library_folders()
 def remember_scope(context: Any) -> Callable[[], None]:
     """A surface's ``before_tensorflow`` hook: keep the run's scope for :func:`called_from_script`
     and its options for :func:`run_option`; returns its undo."""
-    scope = getattr(context, "scope", None)
-    options = getattr(context, "options", None) or {}
-    if scope is not None:
-        _SCOPES.append(scope)
-    _OPTIONS.append(options)
     _CONTEXTS.append(context)
 
     def undo() -> None:
         if context in _CONTEXTS:
             _CONTEXTS.remove(context)
-        if scope is not None and scope in _SCOPES:
-            _SCOPES.remove(scope)
-        if options in _OPTIONS:
-            _OPTIONS.remove(options)
     return undo
 
 
 def run_option(name: str, default: Any = None) -> Any:
     """The option ``name`` of the run in progress (``allow_pickle`` for ``--allow-pickle``), else ``default``."""
-    return _OPTIONS[-1].get(name, default) if _OPTIONS else default
+    options = (getattr(_CONTEXTS[-1], "options", None) or {}) if _CONTEXTS else {}
+    return options.get(name, default)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -94,7 +84,8 @@ def _is_script_file_in(filename: str, scope: Any) -> bool:
 
 def _is_script_file(filename: str) -> bool:
     """True if ``filename`` is one of the script's own files (the run's scope, else outside the libraries)."""
-    return _is_script_file_in(filename, _SCOPES[-1] if _SCOPES else None)
+    scopes = (getattr(context, "scope", None) for context in reversed(_CONTEXTS))
+    return _is_script_file_in(filename, next((scope for scope in scopes if scope is not None), None))
 
 
 def called_from_script(depth: int = 1) -> bool:
