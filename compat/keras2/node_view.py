@@ -9,8 +9,8 @@ lists: keras-contrib 2.0.8's CRF metrics and losses read
 ``crf._inbound_nodes[idx].input_tensors[0]`` and ``.input_masks[0]``, which on
 tf.keras slice the batch instead.
 
-:data:`NODE_TABLE` gives ``tf_keras``'s ``Node`` the mask lists and makes the tensor
-properties answer a list to the script's code and to served TF1-era libraries
+:data:`NODE_REMOVED` gives ``tf_keras``'s ``Node`` the mask lists and :data:`NODE_REPLACED`
+makes the tensor properties answer a list to the script's code and to served TF1-era libraries
 (:func:`compat.library_legacy.callers.called_from_script`); tf_keras's own code
 (cloning, functional models) keeps the structure it expects. Imports the
 standard library only.

@@ -72,10 +72,11 @@ def _is_ragged_failure(exc: ValueError) -> bool:
     return "inhomogeneous" in text or "setting an array element with a sequence" in text
 
 
-def _old_array(value: Any, stacklevel: int = 5) -> Any:
+def _old_array(value: Any, stacklevel: int) -> Any:
     """``value`` as NumPy 1 converted it on saving: a list or tuple that is ragged becomes an object array.
 
-    ``stacklevel`` of the warning: 5 from a comprehension of ``savez``, 4 from ``save``.
+    ``stacklevel`` of the warning, counted from the caller of this function (1: that
+    caller; 2: its caller, the script's line that called ``save``).
     """
     if not isinstance(value, (list, tuple)):
         return value  # arrays, scalars and NumPy's own conversions are left to NumPy
@@ -84,8 +85,23 @@ def _old_array(value: Any, stacklevel: int = 5) -> Any:
     except ValueError as exc:
         if not _is_ragged_failure(exc):
             raise
-    _warn_ragged(stacklevel)
+    _warn_ragged(stacklevel + 2)
     return np.array(value, object)
+
+
+def _old_arrays(args: tuple[Any, ...], kwds: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """:func:`_old_array` of each positional and keyword array of ``savez``/``savez_compressed``.
+
+    Plain loops, not comprehensions: a comprehension is a frame of its own in some Python
+    versions only (PEP 709), which would move the warning's reported line.
+    """
+    arrays = []
+    for value in args:
+        arrays.append(_old_array(value, stacklevel=3))
+    named = {}
+    for key, value in kwds.items():
+        named[key] = _old_array(value, stacklevel=3)
+    return arrays, named
 
 
 def _warn_ragged(stacklevel: int = 3) -> None:
@@ -229,15 +245,17 @@ class Numpy1Names:
 
     def save(self, file: Any, arr: Any, *args: Any, **kwargs: Any) -> None:
         """``numpy.save``; a ragged list ``arr`` is saved as NumPy 1's object array (and a warning)."""
-        np.save(file, _old_array(arr, stacklevel=4), *args, **kwargs)
+        np.save(file, _old_array(arr, stacklevel=2), *args, **kwargs)
 
     def savez(self, file: Any, *args: Any, **kwds: Any) -> None:
         """``numpy.savez``; each ragged list among the arrays is saved as NumPy 1's object array."""
-        np.savez(file, *(_old_array(a) for a in args), **{k: _old_array(v) for k, v in kwds.items()})
+        arrays, named = _old_arrays(args, kwds)
+        np.savez(file, *arrays, **named)
 
     def savez_compressed(self, file: Any, *args: Any, **kwds: Any) -> None:
         """``numpy.savez_compressed``; each ragged list is saved as NumPy 1's object array."""
-        np.savez_compressed(file, *(_old_array(a) for a in args), **{k: _old_array(v) for k, v in kwds.items()})
+        arrays, named = _old_arrays(args, kwds)
+        np.savez_compressed(file, *arrays, **named)
 
     def load(self, file: Any, *args: Any, **kwargs: Any) -> Any:
         """``numpy.load``; ``allow_pickle`` defaults to :attr:`allow_pickle` unless the call gives it.

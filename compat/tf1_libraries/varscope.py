@@ -45,20 +45,20 @@ class CurrentScopeSlot:
         return 1
 
     def __getitem__(self, index: int) -> Any:
-        return self._store().current_scope if self._checked(index) else None
+        self._check(index)
+        return self._store().current_scope
 
     def __setitem__(self, index: int, scope: Any) -> None:
-        if self._checked(index):
-            self._store().current_scope = scope
+        self._check(index)
+        self._store().current_scope = scope
 
     def __iter__(self) -> Iterator[Any]:
         return iter([self[0]])
 
     @staticmethod
-    def _checked(index: int) -> bool:
+    def _check(index: int) -> None:
         if index not in (0, -1):
             raise IndexError(f"the variable-scope collection has one entry; index {index} is out of range")
-        return True
 
 
 def install() -> Callable[[], None]:

@@ -367,8 +367,9 @@ def test_saving_a_ragged_list_stores_numpy_1s_object_array(source: str, tmp_path
     path = tmp_path / ("out.npy" if "save(" in source and "savez" not in source else "out.npz")
     with pytest.raises(ValueError, match="inhomogeneous"):
         np.savez(tmp_path / "direct.npz", params=weights)  # NumPy itself
-    with pytest.warns(np.exceptions.VisibleDeprecationWarning, match="ragged"):
+    with pytest.warns(np.exceptions.VisibleDeprecationWarning, match="ragged") as caught:
         run_legacy(source, path=str(path), weights=weights)
+    assert [(w.filename, w.lineno) for w in caught] == [("legacy_module.py", 2)]  # the script's saving line
     loaded = np.load(path, allow_pickle=True)
     stored = loaded if path.suffix == ".npy" else loaded["params" if "params" in source else "arr_0"]
     assert stored.dtype == object and stored.shape == (4,)
