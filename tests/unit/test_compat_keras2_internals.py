@@ -70,6 +70,36 @@ def test_tf_keras_itself_keeps_the_structure(node_module: Any) -> None:
             undo()
 
 
+def test_shapes_layers_and_inbound_indices_are_keras_2_2s_lists(node_module: Any) -> None:
+    import tf_keras
+    with tf.Graph().as_default():
+        a, b = tf_keras.Input((3,)), tf_keras.Input((3,))
+        added = tf_keras.layers.Add()([a, b])
+        dense = tf_keras.layers.Dense(2)
+        out = dense(added)
+        add_node, dense_node = added._keras_history[0]._inbound_nodes[0], dense._inbound_nodes[0]
+        assert add_node.input_shapes == [(None, 3), (None, 3)] and add_node.output_shapes == [(None, 3)]
+        assert dense_node.input_shapes == [(None, 3)] and dense_node.output_shapes == [(None, 2)]
+        assert dense_node.inbound_layers == [added._keras_history[0]]
+        assert add_node.inbound_layers == [a._keras_history[0], b._keras_history[0]]
+        assert add_node.node_indices == [0, 0] and add_node.tensor_indices == [0, 0]
+        assert dense_node.arguments == {}
+        # tf_keras's own code keeps its structures, and its model machinery works beside the view.
+        namespace: dict[str, Any] = {}
+        exec(compile("def read(node):\n    return node.input_shapes, node.inbound_layers\n",
+                     "/opt/lib/python3.11/site-packages/tf_keras/src/engine/functional.py", "exec"), namespace)
+        context = Context(scope=None, helpers=None, owns_module=lambda module: False)
+        undo = remember_scope(context)
+        try:
+            shapes, layers = namespace["read"](dense_node)
+        finally:
+            undo()
+        assert shapes == (None, 3) and layers is added._keras_history[0]
+        model = tf_keras.Model([a, b], out)
+        clone = tf_keras.models.clone_model(model)
+        assert [tuple(t.shape) for t in clone.outputs] == [(None, 2)] and len(clone.layers) == len(model.layers)
+
+
 def test_the_node_view_is_taken_away_again() -> None:
     from tf_keras.src.engine import node
     before = node.Node.__dict__["input_tensors"]
